@@ -1,0 +1,103 @@
+/**
+ * Shared plumbing for `commands/`: flag parsing with one-line usage errors and
+ * generated help, so every command has the same flags and the same behaviour.
+ *
+ * @example
+ * ```ts
+ * import { parseCommand } from "./cli.ts";
+ * const spec = {
+ *   name: "touches",
+ *   summary: "List your own Touches",
+ *   usage: "rgraph touches [--session S] [--json]",
+ *   options: {
+ *     session: { type: "string", help: "only this session" },
+ *     json: { type: "boolean", help: "print JSON" },
+ *   },
+ * } as const;
+ * const parsed = parseCommand(spec, ["--json"]);
+ * parsed?.values.json; // true
+ * ```
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { UsageError } from "./errors.ts";
+
+/** One option of a command. */
+export interface OptionSpec {
+  type: "string" | "boolean";
+  short?: string;
+  help: string;
+  multiple?: boolean;
+  /** Shown in help as the value's name. */
+  arg?: string;
+}
+
+/** A command's flags and help. */
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  options: Record<string, OptionSpec>;
+  /** Named positionals, for help only. */
+  positionals?: string;
+}
+
+type Values<S extends CommandSpec> = {
+  [K in keyof S["options"]]?: S["options"][K] extends { type: "boolean" } ? boolean
+    : S["options"][K] extends { multiple: true } ? string[]
+    : string;
+};
+
+/** The parsed command line. */
+export interface Parsed<S extends CommandSpec> {
+  values: Values<S>;
+  positionals: string[];
+}
+
+/** The help text of a command. */
+export function helpText(spec: CommandSpec): string {
+  const rows = Object.entries(spec.options).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${
+      o.type === "string" ? ` ${o.arg ?? "VALUE"}` : ""
+    }`;
+    return `  ${flag.padEnd(28)} ${o.help}`;
+  });
+  rows.push(`  ${"-h, --help".padEnd(28)} show this help`);
+  return `${spec.summary}\n\nUsage: ${spec.usage}\n\nOptions:\n${rows.join("\n")}\n`;
+}
+
+/**
+ * Parses `args` for `spec`. Returns `null` after printing help for `--help`;
+ * throws {@link UsageError} (one line, exit 2) for an unknown option or a
+ * missing value.
+ */
+export function parseCommand<S extends CommandSpec>(spec: S, args: string[]): Parsed<S> | null {
+  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> =
+    { help: { type: "boolean", short: "h" } };
+  for (const [name, o] of Object.entries(spec.options)) {
+    options[name] = { type: o.type, short: o.short, multiple: o.multiple };
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    const msg = String((e as Error).message).split("\n")[0].replace(/\. To specify.*$/, "");
+    throw new UsageError(`rgraph ${spec.name}: ${msg} (see 'rgraph ${spec.name} --help')`);
+  }
+  if (parsed.values.help) {
+    console.log(helpText(spec));
+    return null;
+  }
+  return { values: parsed.values as Values<S>, positionals: parsed.positionals };
+}
+
+/** Parses a positive integer flag value or throws a usage error naming the flag. */
+export function positiveInt(command: string, flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`rgraph ${command}: --${flag} takes a whole number of at least 1`);
+  }
+  return n;
+}

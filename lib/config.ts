@@ -1,0 +1,159 @@
+/**
+ * The config file: one TOML file, chosen by `RGRAPH_CONFIG` or found at
+ * `$XDG_CONFIG_HOME/rgraph/config.toml` (else `~/.config/rgraph/config.toml`).
+ * The environment only picks *which* file and where defaults live; every value
+ * comes from the file.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig } from "./config.ts";
+ * const config = loadConfig();
+ * config.store.path; // "/home/me/.local/share/rgraph/rgraph.db" by default
+ * ```
+ * @module
+ */
+
+import { parse } from "smol-toml";
+import { UserError } from "./errors.ts";
+
+/** The resolved configuration. */
+export interface Config {
+  /** The file the values came from (whether or not it exists). */
+  file: string;
+  exists: boolean;
+  /** Where rgraph keeps its database and log by default. */
+  data_dir: string;
+  identity: {
+    user_id: string | null;
+    /** The user's GitHub login: resolves `@me` in listing filters. */
+    github_login: string | null;
+  };
+  store: {
+    /** The embedded database file (also the hooks' outbox when a graph store is used). */
+    path: string;
+    /** A Bolt URL of a shared graph store (Memgraph or Neo4j); null means embedded only. */
+    url: string | null;
+    user: string | null;
+    password: string | null;
+    database: string | null;
+  };
+  github: {
+    token: string | null;
+    api_url: string;
+    graphql_url: string;
+  };
+}
+
+/** A config file that exists but cannot be used. */
+export class ConfigError extends UserError {
+  constructor(file: string, detail: string) {
+    super(`config ${file}: ${detail}`);
+    this.name = "ConfigError";
+  }
+}
+
+function env(name: string): string | undefined {
+  try {
+    return Deno.env.get(name) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function home(): string {
+  return env("HOME") ?? "/";
+}
+
+/** The config file path: `RGRAPH_CONFIG`, else the XDG default. */
+export function configPath(): string {
+  return env("RGRAPH_CONFIG") ??
+    `${env("XDG_CONFIG_HOME") ?? `${home()}/.config`}/rgraph/config.toml`;
+}
+
+/** The default data directory: `$XDG_DATA_HOME/rgraph` (else `~/.local/share/rgraph`). */
+export function defaultDataDir(): string {
+  return `${env("XDG_DATA_HOME") ?? `${home()}/.local/share`}/rgraph`;
+}
+
+type Table = Record<string, unknown>;
+
+function section(file: string, doc: Table, name: string): Table {
+  const v = doc[name];
+  if (v === undefined) return {};
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    throw new ConfigError(file, `[${name}] must be a table`);
+  }
+  return v as Table;
+}
+
+function str(file: string, t: Table, sec: string, key: string): string | null {
+  const v = t[key];
+  if (v === undefined) return null;
+  if (typeof v !== "string") throw new ConfigError(file, `${sec}.${key} must be a string`);
+  return v.trim() === "" ? null : v;
+}
+
+/** Parses config text; `file` names it in errors. Pure apart from reading defaults from the environment. */
+export function parseConfig(text: string | null, file: string): Config {
+  let doc: Table = {};
+  if (text !== null) {
+    try {
+      doc = parse(text) as Table;
+    } catch (e) {
+      const first = String((e as Error).message ?? e).split("\n")[0];
+      throw new ConfigError(file, `not valid TOML: ${first}`);
+    }
+  }
+  const identity = section(file, doc, "identity");
+  const store = section(file, doc, "store");
+  const github = section(file, doc, "github");
+  const dataDir = defaultDataDir();
+  const apiUrl = (str(file, github, "github", "api_url") ?? "https://api.github.com").replace(
+    /\/+$/,
+    "",
+  );
+  return {
+    file,
+    exists: text !== null,
+    data_dir: dataDir,
+    identity: {
+      user_id: str(file, identity, "identity", "user_id"),
+      github_login: str(file, identity, "identity", "github_login"),
+    },
+    store: {
+      path: str(file, store, "store", "path") ?? `${dataDir}/rgraph.db`,
+      url: str(file, store, "store", "url"),
+      user: str(file, store, "store", "user"),
+      password: str(file, store, "store", "password"),
+      database: str(file, store, "store", "database"),
+    },
+    github: {
+      token: str(file, github, "github", "token"),
+      api_url: apiUrl,
+      graphql_url: str(file, github, "github", "graphql_url") ?? `${apiUrl}/graphql`,
+    },
+  };
+}
+
+/** Reads and parses the config file; a missing file means defaults. */
+export function loadConfig(file = configPath()): Config {
+  let text: string | null = null;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) {
+      throw new ConfigError(file, `cannot read: ${(e as Error).message.split("\n")[0]}`);
+    }
+  }
+  return parseConfig(text, file);
+}
+
+/** The configured user id, or a clear error (reads of Touches fail closed). */
+export function requireUserId(config: Config): string {
+  if (!config.identity.user_id) {
+    throw new UserError(
+      `no identity configured: set [identity] user_id in ${config.file}`,
+    );
+  }
+  return config.identity.user_id;
+}

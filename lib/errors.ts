@@ -1,0 +1,22 @@
+/**
+ * Errors a person sees as one line. Anything thrown that is not a
+ * {@link UserError} is a bug and is reported as such.
+ *
+ * @module
+ */
+
+/** An error caused by input, configuration or the environment: printed as one line, exit 1. */
+export class UserError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+    this.name = "UserError";
+  }
+}
+
+/** A command-line usage error: printed as one line, exit 2. */
+export class UsageError extends UserError {
+  constructor(message: string) {
+    super(message, 2);
+    this.name = "UsageError";
+  }
+}

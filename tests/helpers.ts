@@ -1,0 +1,111 @@
+/**
+ * Test helpers shared by the end-to-end suites: a throwaway home with its own
+ * config file, and real `rgraph` processes run against it.
+ *
+ * @module
+ */
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const MAIN = `${ROOT}main.ts`;
+
+/** The output of one `rgraph` process. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A throwaway rgraph home: config file, data directory and environment. */
+export interface Sandbox {
+  dir: string;
+  configPath: string;
+  dbPath: string;
+  env: Record<string, string>;
+  /** Rewrites the config file (TOML text). */
+  writeConfig(toml: string): Promise<void>;
+  /** Runs `rgraph ARGS` as a real process, optionally feeding stdin. */
+  rgraph(args: string[], options?: { stdin?: string; env?: Record<string, string> }): Promise<RunResult>;
+  /** Removes the sandbox. */
+  cleanup(): Promise<void>;
+}
+
+/** Options for {@link sandbox}. */
+export interface SandboxOptions {
+  /** `[identity] user_id`; `null` writes no identity. Default `"alice"`. */
+  userId?: string | null;
+  /** Extra TOML appended to the config file. */
+  extra?: string;
+}
+
+/** The TOML of a sandbox config. */
+export function configToml(dbPath: string, options: SandboxOptions = {}): string {
+  const userId = options.userId === undefined ? "alice" : options.userId;
+  const lines = [];
+  if (userId !== null) lines.push(`[identity]\nuser_id = ${JSON.stringify(userId)}\n`);
+  lines.push(`[store]\npath = ${JSON.stringify(dbPath)}\n`);
+  if (options.extra) lines.push(options.extra);
+  return lines.join("\n");
+}
+
+/** Creates a sandbox with a config file naming its own database. */
+export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const dir = await Deno.makeTempDir({ prefix: "rgraph-test-" });
+  const configPath = `${dir}/config.toml`;
+  const dbPath = `${dir}/data/rgraph.db`;
+  await Deno.writeTextFile(configPath, configToml(dbPath, options));
+  const env: Record<string, string> = {
+    RGRAPH_CONFIG: configPath,
+    HOME: dir,
+    XDG_CONFIG_HOME: `${dir}/xdg-config`,
+    XDG_DATA_HOME: `${dir}/data`,
+    NO_COLOR: "1",
+  };
+  return {
+    dir,
+    configPath,
+    dbPath,
+    env,
+    writeConfig: (toml) => Deno.writeTextFile(configPath, toml),
+    rgraph: (args, o = {}) => runRgraph(args, { stdin: o.stdin, env: { ...env, ...o.env }, cwd: dir }),
+    cleanup: () => Deno.remove(dir, { recursive: true }),
+  };
+}
+
+/** The permissions `deno task rgraph` grants, so tests run rgraph as users do. */
+export const RGRAPH_FLAGS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-net",
+  "--allow-run",
+  "--allow-sys",
+  "--quiet",
+];
+
+/** Runs `rgraph ARGS` as a real process. */
+export async function runRgraph(
+  args: string[],
+  options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {},
+): Promise<RunResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...RGRAPH_FLAGS, MAIN, ...args],
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: options.env,
+    cwd: options.cwd,
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(options.stdin)).catch(() => {});
+    await w.close().catch(() => {});
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** The command line that starts `rgraph` from this checkout (for MCP clients and harness configs). */
+export function rgraphCommand(): { command: string; args: string[] } {
+  return { command: Deno.execPath(), args: ["run", ...RGRAPH_FLAGS, MAIN] };
+}
