@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The whole test suite: starts the Neo4j test server (the graph-store contract
+# runs against a real Bolt server), runs every Deno test, and ends with the
+# plain summary line `N passed, N failed` that CI reads.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NO_COLOR=1
+
+neo4j_pid=""
+cleanup() { [ -n "$neo4j_pid" ] && kill "$neo4j_pid" 2>/dev/null; }
+trap cleanup EXIT
+
+if [ -z "${RGRAPH_TEST_NEO4J_URL:-}" ] && [ -x tests/neo4j/start.sh ]; then
+  if url_line=$(tests/neo4j/start.sh /tmp/rgraph-neo4j.pid); then
+    export RGRAPH_TEST_NEO4J_URL="$url_line"
+    neo4j_pid=$(cat /tmp/rgraph-neo4j.pid 2>/dev/null || true)
+    echo "neo4j test server: $RGRAPH_TEST_NEO4J_URL"
+  else
+    echo "neo4j test server did not start; graph-store tests will fail" >&2
+  fi
+fi
+
+log=$(mktemp)
+deno test --allow-all --parallel "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+
+# Deno's closing line looks like `ok | 120 passed (4 steps) | 0 failed | 2 ignored (9s)`.
+summary=$(grep -E '^(ok|FAILED) \| [0-9]+ passed' "$log" | tail -n 1)
+passed=$(sed -E 's/.*\| ([0-9]+) passed.*/\1/' <<<"$summary")
+failed=$(sed -E 's/.*\| ([0-9]+) failed.*/\1/' <<<"$summary")
+ignored=$(grep -oE '[0-9]+ ignored' <<<"$summary" | grep -oE '[0-9]+' || echo 0)
+rm -f "$log"
+if [ -z "$summary" ]; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+echo "${passed:-0} passed, ${failed:-0} failed, ${ignored:-0} skipped"
+exit "$status"
