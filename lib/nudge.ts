@@ -1,0 +1,97 @@
+/**
+ * The Nudge and the session hint: the lines the hook adds to an agent's
+ * context. `nudgeText` does one indexed store lookup and never throws, so the
+ * hook can call it on every fetch-like tool start. Its imports stay tiny (the
+ * hook loads this module on every tool call).
+ *
+ * @example
+ * ```ts
+ * import { nudgeText } from "./nudge.ts";
+ * const line = await nudgeText(store, itemAddress("memgraph", "memgraph", 123), new Date());
+ * // 'memgraph/memgraph#123 "Title" is in memory, fetched 2h ago, updated on GitHub 3d ago — resource returns it'
+ * ```
+ * @module
+ */
+
+import type { Address, Listing } from "./types.ts";
+import type { Store } from "./store/contract.ts";
+import { shortName } from "./address/key.ts";
+import { chooseListing } from "./listing.ts";
+
+/** The one line a harness adds to the model's context at session start. */
+export const SESSION_HINT =
+  "rgraph: before fetching a GitHub issue, pull request, repository or issue/PR list (gh, curl, web fetch), " +
+  "call the `resource` MCP tool with its URL, owner/repo#N or owner/repo — it answers from memory " +
+  "with when it was fetched and when GitHub last updated it, and says plainly when it has nothing.";
+
+const TAIL = " — resource returns it";
+const MAX_TITLE = 120;
+
+/**
+ * A short relative age: `just now`, `5m ago`, `2h ago`, `3d ago`, `4mo ago`,
+ * `2y ago`. Times in the future (clock skew) read as `just now`.
+ */
+export function ago(iso: string, now: Date): string {
+  const ms = now.getTime() - Date.parse(iso);
+  if (!Number.isFinite(ms)) return "at an unknown time";
+  const min = Math.floor(ms / 60_000);
+  if (min < 1) return "just now";
+  if (min < 60) return `${min}m ago`;
+  const h = Math.floor(min / 60);
+  if (h < 48) return `${h}h ago`;
+  const d = Math.floor(h / 24);
+  if (d < 60) return `${d}d ago`;
+  if (d < 730) return `${Math.floor(d / 30)}mo ago`;
+  return `${Math.floor(d / 365)}y ago`;
+}
+
+/** A title made safe for a one-line context: no control characters, bounded, quoted. */
+function quoteTitle(title: string): string {
+  // deno-lint-ignore no-control-regex
+  const flat = title.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").replace(/\s+/g, " ")
+    .trim();
+  const cut = flat.length > MAX_TITLE ? `${flat.slice(0, MAX_TITLE - 1)}…` : flat;
+  return JSON.stringify(cut);
+}
+
+function listingLine(asked: string, outcome: "hit" | "subsumed", l: Listing, now: Date): string {
+  const size = l.fully_expanded
+    ? `all ${l.member_count} items`
+    : `${l.member_count} of ${l.total_count} items`;
+  if (outcome === "hit") {
+    return `${asked} is in memory (${size}), fetched ${ago(l.fetched_at, now)}${TAIL}`;
+  }
+  return `${asked} can be answered from memory, filtered from ${
+    l.key.slice("github:".length)
+  } (${size}), fetched ${ago(l.fetched_at, now)}${TAIL}`;
+}
+
+/**
+ * The Nudge for `address`: one line when it is in memory (hit or subsumed),
+ * `null` on a miss or on any failure. One indexed lookup, no network.
+ */
+export async function nudgeText(store: Store, address: Address, now: Date): Promise<string | null> {
+  try {
+    const name = shortName(address);
+    if (address.kind === "listing") {
+      const match = chooseListing(
+        address,
+        await store.findListings(address.owner, address.repo, address.listing),
+      );
+      return match.outcome === "miss" ? null : listingLine(name, match.outcome, match.listing, now);
+    }
+    const heads = await store.getHeads([address.key]);
+    const head = heads.get(address.key) ?? heads.values().next().value;
+    if (!head) return null;
+    const what = head.kind === "repository"
+      ? `${name} (repository)`
+      : head.title !== null
+      ? `${name} ${quoteTitle(head.title)}`
+      : name;
+    return `${what} is in memory, fetched ${ago(head.fetched_at, now)}, updated on GitHub ${
+      ago(head.updated_at, now)
+    }${TAIL}`;
+  } catch {
+    return null;
+  }
+}
