@@ -1,0 +1,173 @@
+/**
+ * The embedded store's schema, as numbered migrations. `PRAGMA user_version`
+ * holds how many have been applied, so opening a current database is one
+ * pragma read (the hook opens the store on every tool call).
+ *
+ * @example
+ * ```ts
+ * import { DatabaseSync } from "node:sqlite";
+ * import { migrate } from "./schema.ts";
+ * const db = new DatabaseSync(":memory:");
+ * migrate(db); // creates every table; a second call is a no-op
+ * ```
+ * @module
+ */
+
+import type { DatabaseSync } from "node:sqlite";
+
+/**
+ * Migration N (1-based) brings the schema from version N-1 to N. Append only:
+ * a released migration never changes, a new one is added at the end.
+ */
+const MIGRATIONS: readonly string[] = [
+  // 1: Touches, Resources, Comments, aliases, edges, pending references, Listings.
+  `
+  CREATE TABLE touches (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    session_id TEXT,
+    provenance TEXT NOT NULL,
+    address TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    asked_limit INTEGER,
+    tool_name TEXT,
+    tool_use_id TEXT,
+    agent_id TEXT,
+    harness TEXT,
+    recorded_at TEXT NOT NULL,
+    dedup_key TEXT NOT NULL,
+    status TEXT NOT NULL,
+    outcome TEXT,
+    target TEXT,
+    reason TEXT,
+    settled_at TEXT,
+    lease_owner TEXT,
+    lease_until INTEGER,
+    UNIQUE (user_id, dedup_key)
+  );
+  CREATE INDEX touches_by_user ON touches (user_id, recorded_at);
+  CREATE INDEX touches_pending ON touches (recorded_at) WHERE status = 'pending';
+
+  CREATE TABLE resources (
+    node_id TEXT PRIMARY KEY,
+    address TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    repo TEXT NOT NULL,
+    number INTEGER,
+    title TEXT,
+    state TEXT,
+    author TEXT,
+    labels TEXT NOT NULL DEFAULT '[]',
+    assignees TEXT NOT NULL DEFAULT '[]',
+    milestone TEXT,
+    comment_count INTEGER NOT NULL DEFAULT 0,
+    fetched_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    etag TEXT,
+    data TEXT NOT NULL
+  );
+
+  CREATE TABLE aliases (
+    key TEXT PRIMARY KEY,
+    node_id TEXT NOT NULL
+  );
+  CREATE INDEX aliases_by_node ON aliases (node_id);
+
+  CREATE TABLE comments (
+    node_id TEXT PRIMARY KEY,
+    resource_id TEXT NOT NULL,
+    is_review INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    author TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT,
+    body TEXT NOT NULL,
+    path TEXT
+  );
+  CREATE INDEX comments_by_resource ON comments (resource_id, is_review, position);
+
+  CREATE TABLE edges (
+    kind TEXT NOT NULL,
+    from_id TEXT NOT NULL,
+    to_id TEXT NOT NULL,
+    PRIMARY KEY (kind, from_id, to_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX edges_from ON edges (from_id);
+  CREATE INDEX edges_to ON edges (to_id);
+
+  CREATE TABLE pending_refs (
+    target_key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    from_id TEXT NOT NULL,
+    PRIMARY KEY (target_key, kind, from_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX pending_refs_from ON pending_refs (from_id);
+
+  CREATE TABLE listings (
+    key TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    repo TEXT NOT NULL,
+    listing TEXT NOT NULL,
+    filters TEXT NOT NULL,
+    asked_limit INTEGER,
+    total_count INTEGER NOT NULL,
+    member_count INTEGER NOT NULL,
+    fully_expanded INTEGER NOT NULL,
+    fetched_at TEXT NOT NULL
+  );
+  CREATE INDEX listings_by_repo ON listings (owner, repo, listing);
+
+  CREATE TABLE listing_members (
+    listing_key TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    node_id TEXT NOT NULL,
+    PRIMARY KEY (listing_key, position)
+  ) WITHOUT ROWID;
+  CREATE INDEX listing_members_by_node ON listing_members (node_id);
+  `,
+];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Thrown when the database was written by a newer rgraph. */
+export class SchemaTooNewError extends Error {
+  constructor(found: number) {
+    super(
+      `the database has schema version ${found}, newer than this rgraph (${SCHEMA_VERSION}): upgrade rgraph`,
+    );
+    this.name = "SchemaTooNewError";
+  }
+}
+
+/** The schema version of an open database. */
+export function schemaVersion(db: DatabaseSync): number {
+  const row = db.prepare("PRAGMA user_version").get() as { user_version: number };
+  return row.user_version;
+}
+
+/**
+ * Brings the database to {@link SCHEMA_VERSION}. Safe when many processes open
+ * a fresh file at once: the version is re-read under the write lock, so only
+ * the first one migrates.
+ */
+export function migrate(db: DatabaseSync): void {
+  const seen = schemaVersion(db);
+  if (seen === SCHEMA_VERSION) return;
+  if (seen > SCHEMA_VERSION) throw new SchemaTooNewError(seen);
+  // WAL is persistent in the file; set it once, before the first write.
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const version = schemaVersion(db);
+    if (version > SCHEMA_VERSION) throw new SchemaTooNewError(version);
+    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
+    // user_version cannot be a bound parameter; SCHEMA_VERSION is a constant.
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.exec("COMMIT");
+  } catch (e) {
+    db.exec("ROLLBACK");
+    throw e;
+  }
+}

@@ -1,0 +1,760 @@
+/**
+ * The embedded store: one SQLite file through Deno's built-in `node:sqlite`,
+ * in WAL mode with a generous busy timeout so dozens of hook processes can
+ * write at once. Every statement is parameterised and prepared once per
+ * connection.
+ *
+ * @example
+ * ```ts
+ * import { openEmbeddedStore } from "./sqlite.ts";
+ * const store = openEmbeddedStore("/tmp/rgraph.db");
+ * await store.listTouches("alice");
+ * await store.close();
+ * ```
+ * @module
+ */
+
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { dirname } from "node:path";
+import { itemAddress } from "../address/key.ts";
+import {
+  type Edge,
+  IdentityRequiredError,
+  type MemoryStats,
+  type ResourceHead,
+  type ResourceWrite,
+  type Settlement,
+  type Store,
+  type TouchQuery,
+  type UserStats,
+} from "./contract.ts";
+import { migrate } from "./schema.ts";
+import type {
+  CacheOutcome,
+  Comment,
+  EdgeKind,
+  Listing,
+  ListingKind,
+  ListingMember,
+  NewTouch,
+  Resource,
+  ResourceKind,
+  Touch,
+  UnresolvedReason,
+} from "../types.ts";
+
+/** How long a writer waits for another process's write lock before failing. */
+const BUSY_TIMEOUT_MS = 5000;
+
+type Row = Record<string, SQLInputValue>;
+
+function requireUser(userId: string): void {
+  if (typeof userId !== "string" || userId.trim() === "") throw new IdentityRequiredError();
+}
+
+/**
+ * The item key a reference names: a github.com issue or pull URL, an API URL,
+ * or an item key already. `null` for anything else (it is not an edge).
+ *
+ * @example
+ * ```ts
+ * referenceKey("https://github.com/Acme/Rocket/pull/5"); // "github:acme/rocket#5"
+ * ```
+ */
+export function referenceKey(text: string): string | null {
+  const key = /^github:([^/#?\s]+)\/([^/#?\s]+)#(\d+)$/.exec(text);
+  if (key) return itemAddress(key[1], key[2], Number(key[3])).key;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  const parts = url.pathname.split("/").filter((p) => p !== "");
+  const host = url.hostname.toLowerCase();
+  if (host === "api.github.com" && parts[0] === "repos") parts.shift();
+  else if (host !== "github.com" && host !== "www.github.com") return null;
+  const [owner, repo, section, num] = parts;
+  if (!owner || !repo || !["issues", "pull", "pulls"].includes(section ?? "")) return null;
+  if (!/^\d+$/.test(num ?? "") || Number(num) <= 0) return null;
+  return itemAddress(owner, repo, Number(num)).key;
+}
+
+function touchFromRow(r: Row): Touch {
+  return {
+    id: r.id as string,
+    user_id: r.user_id as string,
+    session_id: r.session_id as string | null,
+    provenance: r.provenance as Touch["provenance"],
+    address: r.address as string,
+    kind: r.kind as Touch["kind"],
+    limit: r.asked_limit as number | null,
+    tool_name: r.tool_name as string | null,
+    tool_use_id: r.tool_use_id as string | null,
+    agent_id: r.agent_id as string | null,
+    harness: r.harness as string | null,
+    recorded_at: r.recorded_at as string,
+    dedup_key: r.dedup_key as string,
+    status: r.status as Touch["status"],
+    outcome: r.outcome as CacheOutcome | null,
+    target: r.target as string | null,
+    reason: r.reason as UnresolvedReason | null,
+    settled_at: r.settled_at as string | null,
+  };
+}
+
+function byRecorded(a: Touch, b: Touch): number {
+  return a.recorded_at < b.recorded_at ? -1 : a.recorded_at > b.recorded_at ? 1 : 0;
+}
+
+/** The embedded SQLite store. Its methods run synchronously inside, so each write is atomic in-process too. */
+export class SqliteStore implements Store {
+  readonly kind = "sqlite" as const;
+  readonly path: string;
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(path: string) {
+    this.path = path;
+    if (path !== ":memory:") Deno.mkdirSync(dirname(path), { recursive: true });
+    this.#db = new DatabaseSync(path);
+    this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    migrate(this.#db);
+    // NORMAL is durable against a killed process in WAL mode; only power loss can drop the last commit.
+    this.#db.exec("PRAGMA synchronous = NORMAL");
+  }
+
+  /** A prepared statement, prepared once per connection (opening stays cheap: only what is used is prepared). */
+  #stmt(sql: string): StatementSync {
+    let s = this.#statements.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#statements.set(sql, s);
+    }
+    return s;
+  }
+
+  #all(sql: string, ...params: SQLInputValue[]): Row[] {
+    return this.#stmt(sql).all(...params) as Row[];
+  }
+
+  #get(sql: string, ...params: SQLInputValue[]): Row | undefined {
+    return this.#stmt(sql).get(...params) as Row | undefined;
+  }
+
+  #run(sql: string, ...params: SQLInputValue[]): number {
+    return Number(this.#stmt(sql).run(...params).changes);
+  }
+
+  /** Runs `fn` in one write transaction (taking the write lock up front, so it never deadlocks on upgrade). */
+  #write<T>(fn: () => T): T {
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      const out = fn();
+      this.#db.exec("COMMIT");
+      return out;
+    } catch (e) {
+      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
+      throw e;
+    }
+  }
+
+  // --- Touches -------------------------------------------------------------
+
+  recordTouches(touches: NewTouch[]): Promise<number> {
+    return Promise.resolve().then(() => {
+      for (const t of touches) requireUser(t.user_id);
+      if (touches.length === 0) return 0;
+      const sql = `INSERT INTO touches (id, user_id, session_id, provenance, address, kind,
+          asked_limit, tool_name, tool_use_id, agent_id, harness, recorded_at, dedup_key, status,
+          outcome, target, settled_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (user_id, dedup_key) DO NOTHING`;
+      return this.#write(() => {
+        let added = 0;
+        for (const t of touches) {
+          added += this.#run(
+            sql,
+            crypto.randomUUID(),
+            t.user_id,
+            t.session_id,
+            t.provenance,
+            t.address,
+            t.kind,
+            t.limit,
+            t.tool_name,
+            t.tool_use_id,
+            t.agent_id,
+            t.harness,
+            t.recorded_at,
+            t.dedup_key,
+            t.status,
+            t.outcome ?? null,
+            t.target ?? null,
+            // A Cache Read is settled the moment it is answered.
+            t.status === "served" ? t.recorded_at : null,
+          );
+        }
+        return added;
+      });
+    });
+  }
+
+  listTouches(userId: string, query: TouchQuery = {}): Promise<Touch[]> {
+    return Promise.resolve().then(() => {
+      requireUser(userId);
+      const rows = this.#stmt(
+        `SELECT * FROM touches WHERE user_id = $user
+           AND ($session IS NULL OR session_id = $session)
+           AND ($since IS NULL OR recorded_at >= $since)
+           AND ($status IS NULL OR status = $status)
+         ORDER BY recorded_at, rowid`,
+      ).all({
+        user: userId,
+        session: query.session_id ?? null,
+        since: query.since ?? null,
+        status: query.status ?? null,
+      }) as Row[];
+      return rows.map(touchFromRow);
+    });
+  }
+
+  leasePending(owner: string, limit: number, leaseMs: number): Promise<Touch[]> {
+    return Promise.resolve().then(() => {
+      const now = Date.now();
+      const rows = this.#write(() =>
+        this.#all(
+          `UPDATE touches SET lease_owner = ?, lease_until = ?
+           WHERE id IN (
+             SELECT id FROM touches
+             WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)
+             ORDER BY recorded_at, rowid LIMIT ?)
+           RETURNING *`,
+          owner,
+          now + leaseMs,
+          now,
+          limit,
+        )
+      );
+      return rows.map(touchFromRow).sort(byRecorded);
+    });
+  }
+
+  settleTouch(id: string, owner: string, settlement: Settlement): Promise<void> {
+    return Promise.resolve().then(() => {
+      const held = "id = ? AND lease_owner = ? AND status = 'pending'";
+      const now = new Date().toISOString();
+      switch (settlement.status) {
+        case "resolved":
+          this.#run(
+            `UPDATE touches SET status = 'resolved', target = ?, reason = NULL, settled_at = ?,
+               lease_owner = NULL, lease_until = NULL WHERE ${held}`,
+            settlement.target,
+            now,
+            id,
+            owner,
+          );
+          return;
+        case "unresolved":
+          this.#run(
+            `UPDATE touches SET status = 'unresolved', reason = ?, settled_at = ?,
+               lease_owner = NULL, lease_until = NULL WHERE ${held}`,
+            settlement.reason,
+            now,
+            id,
+            owner,
+          );
+          return;
+        case "pending":
+          this.#run(
+            `UPDATE touches SET lease_owner = NULL, lease_until = NULL WHERE ${held}`,
+            id,
+            owner,
+          );
+      }
+    });
+  }
+
+  // --- Resources -----------------------------------------------------------
+
+  /** The node id stored under a current address or an alias. */
+  #resolve(key: string): string | null {
+    const row = this.#get(
+      `SELECT node_id FROM resources WHERE address = ?
+       UNION ALL SELECT node_id FROM aliases WHERE key = ? LIMIT 1`,
+      key,
+      key,
+    );
+    return row ? (row.node_id as string) : null;
+  }
+
+  /**
+   * Folds a stale Resource (another node id at an address this write claims,
+   * e.g. an issue GitHub re-identified on transfer) into `into`: listings,
+   * incoming edges and aliases follow the new node, the stale row goes.
+   */
+  #absorb(stale: string, into: string): void {
+    this.#run("UPDATE listing_members SET node_id = ? WHERE node_id = ?", into, stale);
+    this.#run(
+      `INSERT OR IGNORE INTO edges (kind, from_id, to_id)
+       SELECT kind, from_id, ? FROM edges WHERE to_id = ? AND from_id != ?`,
+      into,
+      stale,
+      into,
+    );
+    this.#run("DELETE FROM edges WHERE from_id = ? OR to_id = ?", stale, stale);
+    this.#run("DELETE FROM pending_refs WHERE from_id = ?", stale);
+    this.#run("UPDATE aliases SET node_id = ? WHERE node_id = ?", into, stale);
+    this.#run("DELETE FROM comments WHERE resource_id = ?", stale);
+    this.#run("DELETE FROM resources WHERE node_id = ?", stale);
+  }
+
+  #putOne(write: ResourceWrite): void {
+    const r = write.resource;
+    const node = r.node_id, address = r.address;
+    const aliases = [...new Set(write.aliases ?? [])].filter((a) => a !== address);
+    const previous = this.#get("SELECT address FROM resources WHERE node_id = ?", node)
+      ?.address as string | undefined;
+    for (const key of [address, ...aliases]) {
+      const other = this.#get(
+        "SELECT node_id FROM resources WHERE address = ? AND node_id != ?",
+        key,
+        node,
+      );
+      if (other) this.#absorb(other.node_id as string, node);
+    }
+    if (previous !== undefined && previous !== address) aliases.push(previous);
+
+    const item = r.kind === "repository" ? null : r;
+    // Comments live in their own rows; the rest of the Resource is kept whole.
+    const rest: Record<string, unknown> = { ...r };
+    delete rest.comments;
+    delete rest.review_comments;
+    this.#run(
+      `INSERT INTO resources (node_id, address, kind, owner, repo, number, title, state, author,
+         labels, assignees, milestone, comment_count, fetched_at, updated_at, etag, data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (node_id) DO UPDATE SET address = excluded.address, kind = excluded.kind,
+         owner = excluded.owner, repo = excluded.repo, number = excluded.number,
+         title = excluded.title, state = excluded.state, author = excluded.author,
+         labels = excluded.labels, assignees = excluded.assignees, milestone = excluded.milestone,
+         comment_count = excluded.comment_count, fetched_at = excluded.fetched_at,
+         updated_at = excluded.updated_at, etag = excluded.etag, data = excluded.data`,
+      node,
+      address,
+      r.kind,
+      r.owner,
+      r.repo,
+      item?.number ?? null,
+      item?.title ?? null,
+      item?.state ?? null,
+      item?.author ?? null,
+      JSON.stringify(item?.labels ?? []),
+      JSON.stringify(item?.assignees ?? []),
+      item?.milestone ?? null,
+      item?.comment_count ?? 0,
+      r.fetched_at,
+      r.updated_at,
+      r.etag ?? null,
+      JSON.stringify(rest),
+    );
+    this.#run("DELETE FROM aliases WHERE key = ?", address);
+    for (const key of aliases) {
+      this.#run("INSERT OR REPLACE INTO aliases (key, node_id) VALUES (?, ?)", key, node);
+    }
+
+    this.#run("DELETE FROM comments WHERE resource_id = ?", node);
+    if (item) {
+      this.#putComments(node, item.comments, false);
+      if (item.kind === "pull_request") this.#putComments(node, item.review_comments, true);
+    }
+
+    this.#run("DELETE FROM edges WHERE from_id = ?", node);
+    this.#run("DELETE FROM pending_refs WHERE from_id = ?", node);
+    if (item) {
+      const refs: [EdgeKind, string][] = item.references.map((u) => ["REFERENCES", u]);
+      if (item.kind === "pull_request") { for (const u of item.closes) refs.push(["CLOSES", u]); }
+      for (const [kind, url] of refs) this.#link(node, address, kind, url);
+    }
+    // Edges from stored Resources that were waiting for this one.
+    for (const key of [address, ...aliases]) {
+      this.#run(
+        `INSERT OR IGNORE INTO edges (kind, from_id, to_id)
+         SELECT kind, from_id, ? FROM pending_refs WHERE target_key = ? AND from_id != ?`,
+        node,
+        key,
+        node,
+      );
+      this.#run("DELETE FROM pending_refs WHERE target_key = ?", key);
+    }
+  }
+
+  #putComments(node: string, comments: Comment[], review: boolean): void {
+    comments.forEach((c, i) =>
+      this.#run(
+        `INSERT OR REPLACE INTO comments (node_id, resource_id, is_review, position, author,
+           created_at, updated_at, body, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        c.node_id,
+        node,
+        review ? 1 : 0,
+        i,
+        c.author,
+        c.created_at,
+        c.updated_at ?? null,
+        c.body,
+        c.path ?? null,
+      )
+    );
+  }
+
+  /** Draws an edge to a stored Resource, or remembers the reference until it arrives. */
+  #link(node: string, address: string, kind: EdgeKind, url: string): void {
+    const key = referenceKey(url);
+    if (key === null || key === address) return;
+    const target = this.#resolve(key);
+    if (target === node) return;
+    if (target !== null) {
+      this.#run(
+        "INSERT OR IGNORE INTO edges (kind, from_id, to_id) VALUES (?, ?, ?)",
+        kind,
+        node,
+        target,
+      );
+    } else {
+      this.#run(
+        "INSERT OR IGNORE INTO pending_refs (target_key, kind, from_id) VALUES (?, ?, ?)",
+        key,
+        kind,
+        node,
+      );
+    }
+  }
+
+  putResources(writes: ResourceWrite[]): Promise<void> {
+    return Promise.resolve().then(() => {
+      for (const w of writes) this.#write(() => this.#putOne(w));
+    });
+  }
+
+  #comments(node: string, review: boolean): Comment[] {
+    return this.#all(
+      `SELECT node_id, author, created_at, updated_at, body, path FROM comments
+       WHERE resource_id = ? AND is_review = ? ORDER BY position`,
+      node,
+      review ? 1 : 0,
+    ).map((c) => {
+      const out: Comment = {
+        node_id: c.node_id as string,
+        author: c.author as string | null,
+        created_at: c.created_at as string,
+        body: c.body as string,
+      };
+      if (c.updated_at !== null) out.updated_at = c.updated_at as string;
+      if (c.path !== null) out.path = c.path as string;
+      return out;
+    });
+  }
+
+  getResource(address: string): Promise<Resource | null> {
+    return Promise.resolve().then(() => {
+      const row = this.#get(
+        `SELECT node_id, address, fetched_at, updated_at, etag, data FROM resources WHERE address = ?
+         UNION ALL
+         SELECT r.node_id, r.address, r.fetched_at, r.updated_at, r.etag, r.data
+         FROM aliases a JOIN resources r ON r.node_id = a.node_id WHERE a.key = ?
+         LIMIT 1`,
+        address,
+        address,
+      );
+      if (!row) return null;
+      const data = JSON.parse(row.data as string);
+      const out = {
+        ...data,
+        address: row.address,
+        fetched_at: row.fetched_at,
+        updated_at: row.updated_at,
+      } as Resource;
+      if (row.etag !== null || "etag" in data) out.etag = row.etag as string | null;
+      if (out.kind !== "repository") out.comments = this.#comments(out.node_id, false);
+      if (out.kind === "pull_request") out.review_comments = this.#comments(out.node_id, true);
+      return out;
+    });
+  }
+
+  getHeads(addresses: string[]): Promise<Map<string, ResourceHead>> {
+    return Promise.resolve().then(() => {
+      const heads = new Map<string, ResourceHead>();
+      if (addresses.length === 0) return heads;
+      const cols = "r.node_id, r.kind, r.address, r.title, r.fetched_at, r.updated_at, r.etag";
+      const keys = JSON.stringify(addresses);
+      const rows = this.#all(
+        `SELECT 0 AS via_alias, j.value AS asked, ${cols}
+         FROM json_each(?) j JOIN resources r ON r.address = j.value
+         UNION ALL
+         SELECT 1, j.value, ${cols}
+         FROM json_each(?) j JOIN aliases a ON a.key = j.value JOIN resources r ON r.node_id = a.node_id
+         ORDER BY 1`,
+        keys,
+        keys,
+      );
+      for (const r of rows) {
+        const asked = r.asked as string;
+        if (heads.has(asked)) continue;
+        heads.set(asked, {
+          node_id: r.node_id as string,
+          kind: r.kind as ResourceKind,
+          address: r.address as string,
+          title: r.title as string | null,
+          fetched_at: r.fetched_at as string,
+          updated_at: r.updated_at as string,
+          etag: r.etag as string | null,
+        });
+      }
+      return heads;
+    });
+  }
+
+  touchFetchedAt(addresses: string[], fetchedAt: string): Promise<void> {
+    return Promise.resolve().then(() => {
+      if (addresses.length === 0) return;
+      const keys = JSON.stringify(addresses);
+      this.#write(() => {
+        this.#run(
+          `UPDATE resources SET fetched_at = ? WHERE node_id IN (
+             SELECT node_id FROM resources WHERE address IN (SELECT value FROM json_each(?))
+             UNION SELECT node_id FROM aliases WHERE key IN (SELECT value FROM json_each(?)))`,
+          fetchedAt,
+          keys,
+          keys,
+        );
+        this.#run(
+          "UPDATE listings SET fetched_at = ? WHERE key IN (SELECT value FROM json_each(?))",
+          fetchedAt,
+          keys,
+        );
+      });
+    });
+  }
+
+  edges(address: string): Promise<Edge[]> {
+    return Promise.resolve().then(() => {
+      const node = this.#resolve(address);
+      if (node === null) return [];
+      return this.#all(
+        `SELECT e.kind AS kind, f.address AS "from", t.address AS "to" FROM edges e
+         JOIN resources f ON f.node_id = e.from_id JOIN resources t ON t.node_id = e.to_id
+         WHERE e.from_id = ?
+         UNION
+         SELECT e.kind, f.address, t.address FROM edges e
+         JOIN resources f ON f.node_id = e.from_id JOIN resources t ON t.node_id = e.to_id
+         WHERE e.to_id = ?
+         ORDER BY 1, 2, 3`,
+        node,
+        node,
+      ).map((e) => ({ kind: e.kind as EdgeKind, from: e.from as string, to: e.to as string }));
+    });
+  }
+
+  // --- Listings ------------------------------------------------------------
+
+  putListing(listing: Listing, members: string[]): Promise<void> {
+    return Promise.resolve().then(() =>
+      this.#write(() => {
+        this.#run("DELETE FROM listing_members WHERE listing_key = ?", listing.key);
+        const seen = new Set<string>();
+        for (const address of members) {
+          const node = this.#resolve(address);
+          if (node === null || seen.has(node)) continue;
+          this.#run(
+            "INSERT INTO listing_members (listing_key, position, node_id) VALUES (?, ?, ?)",
+            listing.key,
+            seen.size,
+            node,
+          );
+          seen.add(node);
+        }
+        // A member that could not be stored makes the Listing partial: it must not pass for complete.
+        const stored = seen.size;
+        const complete = listing.fully_expanded && stored >= listing.member_count;
+        this.#run(
+          `INSERT OR REPLACE INTO listings (key, owner, repo, listing, filters, asked_limit,
+             total_count, member_count, fully_expanded, fetched_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          listing.key,
+          listing.owner.toLowerCase(),
+          listing.repo.toLowerCase(),
+          listing.listing,
+          JSON.stringify(listing.filters),
+          listing.limit,
+          listing.total_count,
+          stored,
+          complete ? 1 : 0,
+          listing.fetched_at,
+        );
+      })
+    );
+  }
+
+  #listing(r: Row): Listing {
+    return {
+      key: r.key as string,
+      owner: r.owner as string,
+      repo: r.repo as string,
+      listing: r.listing as ListingKind,
+      filters: JSON.parse(r.filters as string),
+      limit: r.asked_limit as number | null,
+      total_count: r.total_count as number,
+      member_count: r.member_count as number,
+      fully_expanded: r.fully_expanded === 1,
+      fetched_at: r.fetched_at as string,
+    };
+  }
+
+  getListing(key: string): Promise<Listing | null> {
+    return Promise.resolve().then(() => {
+      const row = this.#get("SELECT * FROM listings WHERE key = ?", key);
+      return row ? this.#listing(row) : null;
+    });
+  }
+
+  findListings(owner: string, repo: string, kind: ListingKind): Promise<Listing[]> {
+    return Promise.resolve().then(() =>
+      this.#all(
+        "SELECT * FROM listings WHERE owner = ? AND repo = ? AND listing = ? ORDER BY key",
+        owner.toLowerCase(),
+        repo.toLowerCase(),
+        kind,
+      ).map((r) => this.#listing(r))
+    );
+  }
+
+  listingMembers(
+    key: string,
+    range?: { offset: number; limit: number },
+  ): Promise<ListingMember[]> {
+    return Promise.resolve().then(() => {
+      const from = Math.max(0, range?.offset ?? 0);
+      const to = range ? from + Math.max(0, range.limit) : Number.MAX_SAFE_INTEGER;
+      return this.#all(
+        `SELECT m.position, r.address, r.number, r.kind, r.title, r.state, r.author, r.labels,
+           r.assignees, r.milestone, r.updated_at, r.comment_count
+         FROM listing_members m JOIN resources r ON r.node_id = m.node_id
+         WHERE m.listing_key = ? AND m.position >= ? AND m.position < ?
+         ORDER BY m.position`,
+        key,
+        from,
+        to,
+      ).map((r) => ({
+        position: r.position as number,
+        address: r.address as string,
+        number: r.number as number,
+        kind: r.kind as ListingMember["kind"],
+        title: r.title as string,
+        state: r.state as ListingMember["state"],
+        author: r.author as string | null,
+        labels: JSON.parse(r.labels as string),
+        assignees: JSON.parse(r.assignees as string),
+        milestone: r.milestone as string | null,
+        updated_at: r.updated_at as string,
+        comment_count: r.comment_count as number,
+      }));
+    });
+  }
+
+  // --- Reports -------------------------------------------------------------
+
+  userStats(userId: string, since?: string): Promise<UserStats> {
+    return Promise.resolve().then(() => {
+      requireUser(userId);
+      const stats: UserStats = {
+        cache_reads: { hit: 0, subsumed: 0, miss: 0 },
+        requests_avoided: 0,
+        pending: 0,
+        resolved: 0,
+        unresolved: {},
+      };
+      const scope = { user: userId, since: since ?? null };
+      const groups = this.#stmt(
+        `SELECT status, outcome, reason, count(*) AS n FROM touches
+         WHERE user_id = $user AND ($since IS NULL OR recorded_at >= $since)
+         GROUP BY status, outcome, reason`,
+      ).all(scope) as Row[];
+      for (const g of groups) {
+        const n = g.n as number;
+        if (g.status === "served" && g.outcome !== null) {
+          stats.cache_reads[g.outcome as CacheOutcome] += n;
+        } else if (g.status === "pending") stats.pending += n;
+        else if (g.status === "resolved") stats.resolved += n;
+        else if (g.status === "unresolved" && g.reason !== null) {
+          const reason = g.reason as UnresolvedReason;
+          stats.unresolved[reason] = (stats.unresolved[reason] ?? 0) + n;
+        }
+      }
+      // What each answered read would have cost GitHub, from what served it:
+      // an item 1 request plus one per 100 comments; a listing one per 100
+      // members plus one per member; a repository 2 (metadata and README).
+      const avoided = this.#stmt(
+        `SELECT coalesce(sum(CASE
+            WHEN l.key IS NOT NULL THEN
+              (min(coalesce(t.asked_limit, l.member_count), l.member_count) + 99) / 100
+              + min(coalesce(t.asked_limit, l.member_count), l.member_count)
+            WHEN r.kind = 'repository' THEN 2
+            WHEN r.kind IS NOT NULL THEN 1 + (r.comment_count + 99) / 100
+            ELSE 0 END), 0) AS n
+         FROM touches t
+         LEFT JOIN listings l ON l.key = coalesce(t.target, t.address)
+         LEFT JOIN resources r ON r.node_id = (
+           SELECT node_id FROM resources WHERE address = coalesce(t.target, t.address)
+           UNION ALL SELECT node_id FROM aliases WHERE key = coalesce(t.target, t.address)
+           LIMIT 1)
+         WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
+           AND t.status = 'served' AND t.outcome IN ('hit', 'subsumed')`,
+      ).get(scope) as Row;
+      stats.requests_avoided = avoided.n as number;
+      return stats;
+    });
+  }
+
+  memoryStats(): Promise<MemoryStats> {
+    return Promise.resolve().then(() => {
+      const resources: Record<ResourceKind, number> = { repository: 0, issue: 0, pull_request: 0 };
+      for (const r of this.#all("SELECT kind, count(*) AS n FROM resources GROUP BY kind")) {
+        resources[r.kind as ResourceKind] = r.n as number;
+      }
+      const count = (table: string) => this.#get(`SELECT count(*) AS n FROM ${table}`)!.n as number;
+      return {
+        resources,
+        comments: count("comments"),
+        listings: count("listings"),
+        size_bytes: this.#sizeOnDisk(),
+      };
+    });
+  }
+
+  /** The database file plus its write-ahead log; null for an in-memory database. */
+  #sizeOnDisk(): number | null {
+    if (this.path === ":memory:") return null;
+    let total = 0;
+    for (const file of [this.path, `${this.path}-wal`]) {
+      try {
+        total += Deno.statSync(file).size;
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      }
+    }
+    return total;
+  }
+
+  close(): Promise<void> {
+    if (this.#db.isOpen) this.#db.close();
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Opens (creating if needed) the embedded store at `path`. Cheap when the
+ * schema is current: one pragma read, no statement prepared in advance.
+ */
+export function openEmbeddedStore(path: string): SqliteStore {
+  return new SqliteStore(path);
+}
