@@ -76,7 +76,10 @@ export function parseCommand<S extends CommandSpec>(spec: S, args: string[]): Pa
   const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> =
     { help: { type: "boolean", short: "h" } };
   for (const [name, o] of Object.entries(spec.options)) {
-    options[name] = { type: o.type, short: o.short, multiple: o.multiple };
+    // parseArgs rejects keys present with an undefined value, so set only what is given.
+    options[name] = { type: o.type };
+    if (o.short !== undefined) options[name].short = o.short;
+    if (o.multiple !== undefined) options[name].multiple = o.multiple;
   }
   let parsed;
   try {
