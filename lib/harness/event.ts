@@ -1,0 +1,86 @@
+/**
+ * What a harness hook payload means to rgraph, whichever harness sent it.
+ * Each adapter in this folder maps its harness's payload to one
+ * {@link HookEvent}; everything rgraph does not use is `ignored`.
+ *
+ * @module
+ */
+
+/** The harnesses rgraph has an adapter for. */
+export type HarnessName =
+  | "claude-code"
+  | "codex"
+  | "copilot"
+  | "cursor"
+  | "opencode"
+  | "gemini"
+  | "grok";
+
+/** A session began: answer with the session hint where the harness can add context. */
+export interface SessionStartEvent {
+  type: "session_start";
+  session_id: string | null;
+  cwd: string | null;
+}
+
+/** A person submitted a prompt: its GitHub links become PROMPTED Touches. */
+export interface UserPromptEvent {
+  type: "user_prompt";
+  session_id: string | null;
+  cwd: string | null;
+  prompt: string;
+  agent_id: string | null;
+}
+
+/** A tool is about to run: GitHub reads become FETCHED Touches (and may get a Nudge). */
+export interface ToolStartEvent {
+  type: "tool_start";
+  session_id: string | null;
+  cwd: string | null;
+  tool_name: string;
+  /** Object, argv list or string, as the harness gave it (JSON-string arguments decoded). */
+  tool_input: unknown;
+  /** The harness's tool-call id, when it has one. */
+  tool_use_id: string | null;
+  agent_id: string | null;
+  /**
+   * A stable id of this tool call for dedup when there is no tool-call id:
+   * a hash of session, tool, input and the payload's timestamp when present,
+   * so a re-delivered payload yields the same value.
+   */
+  fingerprint: string;
+}
+
+/** Anything rgraph does not act on. */
+export interface IgnoredEvent {
+  type: "ignored";
+}
+
+/** One harness hook payload, as rgraph understands it. */
+export type HookEvent = SessionStartEvent | UserPromptEvent | ToolStartEvent | IgnoredEvent;
+
+/** Options for {@link HarnessAdapter.parse}. */
+export interface ParseOptions {
+  /** The event name from `--event`, for payloads that do not carry one (Copilot CLI). */
+  event?: string;
+}
+
+/** Maps one harness's payloads to events and renders rgraph's lines in its output format. */
+export interface HarnessAdapter {
+  readonly name: HarnessName;
+  /** Never throws: anything unrecognisable is `{ type: "ignored" }`. */
+  parse(payload: unknown, opts: ParseOptions): HookEvent;
+  /**
+   * The session-start output carrying `text` to the model, or `null` where the
+   * harness cannot add context at session start.
+   */
+  renderSessionHint(text: string): string | null;
+  /**
+   * The pre-tool output adding `text` to the model's context without deciding
+   * the call, or `null` where the harness has no such channel.
+   */
+  renderNudge(text: string, event: ToolStartEvent): string | null;
+}
+
+/** The `ignored` event (one shared value). */
+export const IGNORED: IgnoredEvent = { type: "ignored" };

@@ -1,0 +1,28 @@
+/**
+ * Grok Build: camelCase payloads (`hookEventName`, `sessionId`, `cwd`,
+ * `workspaceRoot`, `toolName`, `toolInput`), snake_case in some versions, and
+ * event names as `PreToolUse` or `pre_tool_use` (Grok 1.0). Both casings are
+ * read. Grok's shell tool is `run_terminal_command` with `{command}`.
+ *
+ * PreToolUse is Grok's only event whose output counts, and it takes only a
+ * decision; no documented way adds context, so no session hint and no Nudge.
+ *
+ * @module
+ */
+
+import type { HarnessAdapter } from "./event.ts";
+import { parseStandard } from "./standard.ts";
+
+const NAMES = {
+  sessionStart: ["sessionstart"],
+  prompt: ["userpromptsubmit"],
+  toolStart: ["pretooluse"],
+};
+
+/** The Grok Build adapter. */
+export const grok: HarnessAdapter = {
+  name: "grok",
+  parse: (payload, opts) => parseStandard(payload, opts, NAMES),
+  renderSessionHint: () => null,
+  renderNudge: () => null,
+};

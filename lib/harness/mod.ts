@@ -1,0 +1,69 @@
+/**
+ * Harness adapters: one per harness rgraph hooks into, each mapping that
+ * harness's hook payloads to a {@link HookEvent} and rendering rgraph's
+ * session hint and Nudge in that harness's own output format where it has a
+ * channel that adds context without deciding the call.
+ *
+ * | harness | session hint | Nudge |
+ * |---|---|---|
+ * | claude-code | SessionStart `hookSpecificOutput.additionalContext` | PreToolUse `hookSpecificOutput.additionalContext` |
+ * | codex | SessionStart `hookSpecificOutput.additionalContext` | PreToolUse `hookSpecificOutput.additionalContext` |
+ * | gemini | SessionStart `hookSpecificOutput.additionalContext` | — (BeforeTool can only decide) |
+ * | cursor | sessionStart `additional_context` | — (before-tool output is a permission) |
+ * | copilot | — (output ignored) | — (preToolUse output only decides) |
+ * | opencode | — (plugin, no output read) | — |
+ * | grok | — (output ignored) | — (PreToolUse output only decides) |
+ *
+ * @example
+ * ```ts
+ * import { adapterFor } from "./mod.ts";
+ * const adapter = adapterFor("claude-code");
+ * adapter?.parse({ hook_event_name: "SessionStart", session_id: "s", cwd: "/r" }, {}).type;
+ * // "session_start"
+ * ```
+ * @module
+ */
+
+import { claudeCode } from "./claude_code.ts";
+import { codex } from "./codex.ts";
+import { copilot } from "./copilot.ts";
+import { cursor } from "./cursor.ts";
+import type { HarnessAdapter, HarnessName } from "./event.ts";
+import { gemini } from "./gemini.ts";
+import { grok } from "./grok.ts";
+import { opencode } from "./opencode.ts";
+
+export type {
+  HarnessAdapter,
+  HarnessName,
+  HookEvent,
+  IgnoredEvent,
+  ParseOptions,
+  SessionStartEvent,
+  ToolStartEvent,
+  UserPromptEvent,
+} from "./event.ts";
+
+/** Every adapter, by harness name. */
+export const HARNESSES: Readonly<Record<HarnessName, HarnessAdapter>> = {
+  "claude-code": claudeCode,
+  codex,
+  copilot,
+  cursor,
+  opencode,
+  gemini,
+  grok,
+};
+
+/** The harness names, in the order above. */
+export const HARNESS_NAMES = Object.keys(HARNESSES) as HarnessName[];
+
+/** True for a name rgraph has an adapter for. */
+export function isHarnessName(name: string): name is HarnessName {
+  return Object.hasOwn(HARNESSES, name);
+}
+
+/** The adapter for `name`, or `null` for an unknown harness. */
+export function adapterFor(name: string): HarnessAdapter | null {
+  return isHarnessName(name) ? HARNESSES[name] : null;
+}

@@ -1,0 +1,71 @@
+// rgraph's OpenCode plugin: OpenCode has no command hooks, so this plugin
+// hands each tool start and each prompt to `rgraph hook opencode`, which
+// records GitHub reads as private Touches (payload format: lib/harness/opencode.ts
+// in rgraph). It never throws and never waits: capture must not slow or break
+// the agent. `rgraph install` copies it into .opencode/plugin/ and may set the
+// command below to the rgraph it was installed from.
+import { spawn } from "node:child_process";
+
+const RGRAPH_COMMAND = ["rgraph"]; // rgraph-command (rewritten by `rgraph install`)
+
+function send(payload, cwd) {
+  try {
+    const [cmd, ...args] = RGRAPH_COMMAND;
+    const child = spawn(cmd, [...args, "hook", "opencode"], {
+      cwd,
+      stdio: ["pipe", "ignore", "ignore"],
+      detached: true,
+    });
+    child.on("error", () => {});
+    child.stdin.on("error", () => {});
+    child.stdin.end(JSON.stringify(payload));
+    child.unref();
+  } catch {
+    // rgraph missing or unspawnable: the agent goes on untouched.
+  }
+}
+
+function promptText(parts) {
+  if (!Array.isArray(parts)) return "";
+  return parts
+    .filter((p) => p && p.type === "text" && typeof p.text === "string" && !p.synthetic)
+    .map((p) => p.text)
+    .join("\n");
+}
+
+// OpenCode awaits plugins and hooks; they resolve at once since nothing is awaited.
+export const RgraphPlugin = ({ directory }) =>
+  Promise.resolve({
+    "tool.execute.before": (input, output) => {
+      try {
+        send({
+          event: "tool.execute.before",
+          session_id: input?.sessionID ?? null,
+          call_id: input?.callID ?? null,
+          tool: input?.tool ?? null,
+          args: output?.args ?? null,
+          cwd: directory ?? null,
+        }, directory);
+      } catch {
+        // never let capture fail a tool call
+      }
+      return Promise.resolve();
+    },
+    "chat.message": (input, output) => {
+      try {
+        const prompt = promptText(output?.parts);
+        if (prompt === "") return Promise.resolve();
+        send({
+          event: "chat.message",
+          session_id: input?.sessionID ?? null,
+          message_id: input?.messageID ?? null,
+          agent: input?.agent ?? null,
+          prompt,
+          cwd: directory ?? null,
+        }, directory);
+      } catch {
+        // never let capture fail a prompt
+      }
+      return Promise.resolve();
+    },
+  });

@@ -1,0 +1,107 @@
+/**
+ * The payload shape most harnesses share (Claude Code's, which Codex, Gemini
+ * CLI, Grok Build and Copilot CLI's VS Code–compatible form follow with their
+ * own event names and casing), and the `hookSpecificOutput.additionalContext`
+ * output that Claude Code, Codex and Gemini CLI accept.
+ *
+ * @module
+ */
+
+import { type HookEvent, IGNORED, type ParseOptions } from "./event.ts";
+import {
+  asRecord,
+  eventKey,
+  field,
+  fingerprint,
+  type Json,
+  stamp,
+  str,
+  toolArgs,
+} from "./payload.ts";
+
+/** Which event names (compared with {@link eventKey}) mean what, for one harness. */
+export interface EventNames {
+  sessionStart: string[];
+  prompt: string[];
+  toolStart: string[];
+}
+
+/** The event name a payload carries, else the one given with `--event`. */
+export function eventName(p: Json, opts: ParseOptions): string {
+  return eventKey(str(p, "hook_event_name", "hookEventName") ?? opts.event);
+}
+
+/** The session id under any of the spellings harnesses use. */
+export function sessionOf(p: Json): string | null {
+  return str(p, "session_id", "sessionId");
+}
+
+/** The working directory: `cwd`, else Grok's `workspaceRoot`, else Cursor's first workspace root. */
+export function cwdOf(p: Json): string | null {
+  const direct = str(p, "cwd", "workspaceRoot", "workspace_root");
+  if (direct) return direct;
+  const roots = field(p, "workspace_roots", "workspaceRoots");
+  return Array.isArray(roots) && typeof roots[0] === "string" && roots[0] !== "" ? roots[0] : null;
+}
+
+/** A tool-start event from its parts, with the fingerprint computed the one way. */
+export function toolStart(
+  p: Json,
+  session: string | null,
+  tool: string,
+  input: unknown,
+  timestamp: string | null,
+  toolUseId: string | null = str(p, "tool_use_id", "toolUseId", "tool_call_id", "toolCallId"),
+): HookEvent {
+  return {
+    type: "tool_start",
+    session_id: session,
+    cwd: cwdOf(p),
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: toolUseId,
+    agent_id: str(p, "agent_id", "agentId"),
+    fingerprint: fingerprint(session, tool, input, timestamp),
+  };
+}
+
+/**
+ * Parses a Claude-style payload: `session_id`, `cwd`, `prompt`, `tool_name`,
+ * `tool_input`, `tool_use_id`, `agent_id` (camelCase accepted too), with
+ * `names` saying which event names mean what.
+ */
+export function parseStandard(payload: unknown, opts: ParseOptions, names: EventNames): HookEvent {
+  const p = asRecord(payload);
+  if (!p) return IGNORED;
+  const key = eventName(p, opts);
+  const session = sessionOf(p);
+  if (names.sessionStart.includes(key)) {
+    return { type: "session_start", session_id: session, cwd: cwdOf(p) };
+  }
+  if (names.prompt.includes(key)) {
+    const prompt = str(p, "prompt");
+    if (!prompt) return IGNORED;
+    return {
+      type: "user_prompt",
+      session_id: session,
+      cwd: cwdOf(p),
+      prompt,
+      agent_id: str(p, "agent_id", "agentId"),
+    };
+  }
+  if (names.toolStart.includes(key)) {
+    const tool = str(p, "tool_name", "toolName");
+    if (!tool) return IGNORED;
+    const input = toolArgs(field(p, "tool_input", "toolInput", "toolArgs", "tool_args"));
+    return toolStart(p, session, tool, input, stamp(p, "timestamp"));
+  }
+  return IGNORED;
+}
+
+/**
+ * `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`: context
+ * for the model that decides nothing (no `permissionDecision`, no `continue`).
+ */
+export function additionalContext(hookEventName: string, text: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } });
+}
