@@ -1,0 +1,54 @@
+/**
+ * `rgraph lookup <address> [--page N] [--json]`: the `resource` tool's answer
+ * for people. It records a Cache Read like the tool does. Exit 0 for every
+ * answer, a miss included (the outcome is the first word of the answer and
+ * the `outcome` field of the JSON); exit 2 for an address it cannot read.
+ *
+ * @module
+ */
+
+import { parseCommand, positiveInt } from "../lib/cli.ts";
+import { loadConfig, requireUserId } from "../lib/config.ts";
+import { UsageError } from "../lib/errors.ts";
+import { ACCEPTED_FORMS, answer, parseAsked } from "../lib/serve.ts";
+import { openStore } from "../lib/store/mod.ts";
+
+const SPEC = {
+  name: "lookup",
+  summary: "Answer an address from memory, as the `resource` MCP tool does",
+  usage: "rgraph lookup <address> [--page N] [--json]",
+  positionals: "<address>",
+  options: {
+    page: { type: "string", arg: "N", help: "page of a long thread or list (default 1)" },
+    json: { type: "boolean", help: "print the answer as JSON" },
+  },
+} as const;
+
+/** Prints the answer for one address. */
+export async function main(args: string[]): Promise<number> {
+  const parsed = parseCommand(SPEC, args);
+  if (parsed === null) return 0;
+  if (parsed.positionals.length !== 1) {
+    throw new UsageError(
+      `rgraph lookup: expects one address (quote a gh command line) — usage: ${SPEC.usage}`,
+    );
+  }
+  const page = positiveInt("lookup", "page", parsed.values.page) ?? 1;
+  const config = loadConfig();
+  const userId = requireUserId(config);
+  const text = parsed.positionals[0];
+  const asked = parseAsked(text, config);
+  if (asked === null) {
+    throw new UsageError(
+      `rgraph lookup: not an address: ${JSON.stringify(text)} (accepted: ${ACCEPTED_FORMS})`,
+    );
+  }
+  const store = await openStore(config);
+  try {
+    const a = await answer(store, asked, { page, userId, via: "lookup", now: new Date() });
+    console.log(parsed.values.json ? JSON.stringify(a.json, null, 2) : a.text);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

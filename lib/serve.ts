@@ -1,0 +1,253 @@
+/**
+ * Answers an Address from memory — the `resource` MCP tool and `rgraph lookup`
+ * share this — and records the read as a Cache Read: a Touch of the asking
+ * user with status `served`, which the Sweep never picks up.
+ *
+ * @example
+ * ```ts
+ * import { answer } from "./serve.ts";
+ * const a = await answer(store, parseKey("github:o/r#5"), { userId: "alice", now: new Date() });
+ * a.outcome; // "hit" | "subsumed" | "miss"
+ * console.log(a.text);
+ * ```
+ * @module
+ */
+
+import type {
+  Address,
+  CacheOutcome,
+  ItemResource,
+  ListingAddress,
+  ListingMember,
+  NewTouch,
+  Resource,
+} from "./types.ts";
+import type { Store } from "./store/contract.ts";
+import type { Config } from "./config.ts";
+import { parseKey } from "./address/key.ts";
+import { chooseListing, memberMatches } from "./listing.ts";
+import {
+  COMMENTS_PER_PAGE,
+  type ListingView,
+  paging,
+  renderItem,
+  renderListing,
+  renderMiss,
+  renderRepository,
+  ROWS_PER_PAGE,
+  threadOf,
+} from "./render.ts";
+
+/** Who asks, and how. */
+export interface AnswerOptions {
+  /** 1-based page of a thread or listing; default 1. */
+  page?: number;
+  userId: string;
+  sessionId?: string | null;
+  toolUseId?: string | null;
+  /** Which harness asked, when known. */
+  harness?: string | null;
+  /** Recorded as the Touch's tool name: `resource` for the MCP tool, `lookup` for the command. */
+  via?: "resource" | "lookup";
+  now: Date;
+  /** Fence nonce; random when omitted (tests pass one to compare output). */
+  nonce?: string;
+}
+
+/** An answer: the outcome, the canonical key asked, the text for a model or person, and JSON. */
+export interface Answer {
+  outcome: CacheOutcome;
+  /** `null` when the address could not be understood. */
+  key: string | null;
+  text: string;
+  json: Record<string, unknown>;
+}
+
+/** The address forms the tool and `lookup` accept, for error messages. */
+export const ACCEPTED_FORMS =
+  "a GitHub URL (https://github.com/OWNER/REPO/issues/N, …/pull/N, …/issues?q=…), OWNER/REPO#N, " +
+  "OWNER/REPO, a canonical key (github:OWNER/REPO#N, github:OWNER/REPO/issues?label=bug&state=open) " +
+  "or a gh command line (gh issue view N -R OWNER/REPO, gh issue list -R OWNER/REPO --label bug)";
+
+/**
+ * Parses what a model or person typed into an Address. `limit` applies to
+ * listings (how many members are wanted); `null` leaves it unspecified.
+ */
+export function parseAsked(text: string, _config: Config): Address | null {
+  return parseKey(text.trim());
+}
+
+/** The answer for an address that could not be understood (no Touch is recorded). */
+export function invalidAnswer(text: string): Answer {
+  const shown = JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+  return {
+    outcome: "miss",
+    key: null,
+    text: `rgraph: not an address: ${shown}. Accepted: ${ACCEPTED_FORMS}.`,
+    json: { outcome: "invalid", key: null, input: text, accepted: ACCEPTED_FORMS },
+  };
+}
+
+function randomNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Resource fields for JSON, without the (paged) thread. */
+function resourceJson(r: Resource): Record<string, unknown> {
+  if (r.kind === "repository") return { ...r };
+  const { comments: _c, ...rest } = r;
+  if (r.kind === "pull_request") {
+    const { review_comments: _r, ...pr } = rest as Omit<ItemResource, "comments"> & {
+      review_comments?: unknown;
+    };
+    return pr;
+  }
+  return rest;
+}
+
+interface Found {
+  outcome: CacheOutcome;
+  target: string | null;
+  text: string;
+  json: Record<string, unknown>;
+}
+
+async function findResource(
+  store: Store,
+  address: Address & { kind: "item" | "repository" },
+  page: number,
+  ctx: { now: Date; nonce: string },
+): Promise<Found | null> {
+  const r = await store.getResource(address.key);
+  if (r === null) return null;
+  if (r.kind === "repository") {
+    return {
+      outcome: "hit",
+      target: r.address,
+      text: renderRepository(r, address.key, ctx),
+      json: { resource: resourceJson(r) },
+    };
+  }
+  const thread = threadOf(r);
+  const p = paging(thread.length, COMMENTS_PER_PAGE, page);
+  return {
+    outcome: "hit",
+    target: r.address,
+    text: renderItem(r, address.key, page, ctx),
+    json: {
+      resource: resourceJson(r),
+      thread: { paging: p, entries: thread.slice(p.offset, p.offset + p.count) },
+    },
+  };
+}
+
+async function findListing(
+  store: Store,
+  asked: ListingAddress,
+  page: number,
+  ctx: { now: Date; nonce: string },
+): Promise<Found | null> {
+  const match = chooseListing(
+    asked,
+    await store.findListings(asked.owner, asked.repo, asked.listing),
+  );
+  if (match.outcome === "miss") return null;
+  const source = match.listing;
+  const cap = asked.limit ?? Infinity;
+  let rows: ListingMember[];
+  let matched: number;
+  let p;
+  if (match.outcome === "hit") {
+    // Exact: page straight out of the store, no filtering needed.
+    matched = Math.min(source.member_count, cap);
+    p = paging(matched, ROWS_PER_PAGE, page);
+    rows = p.count > 0
+      ? await store.listingMembers(source.key, { offset: p.offset, limit: p.count })
+      : [];
+  } else {
+    const all = (await store.listingMembers(source.key)).filter((m) =>
+      memberMatches(asked.filters, m)
+    );
+    matched = Math.min(all.length, cap);
+    p = paging(matched, ROWS_PER_PAGE, page);
+    rows = all.slice(p.offset, p.offset + p.count);
+  }
+  const view: ListingView = {
+    outcome: match.outcome,
+    askedKey: asked.key,
+    source,
+    matched,
+    limit: asked.limit,
+    paging: p,
+    rows,
+  };
+  return {
+    outcome: match.outcome,
+    target: source.key,
+    text: renderListing(view, ctx),
+    json: { source, matched, limit: asked.limit, paging: p, members: rows },
+  };
+}
+
+/**
+ * Answers `address` from memory and records the Cache Read for `userId`.
+ * `null` (an address that could not be parsed) gets {@link invalidAnswer}
+ * without a Touch. Never calls GitHub.
+ */
+export async function answer(
+  store: Store,
+  address: Address | null,
+  opts: AnswerOptions,
+): Promise<Answer> {
+  if (address === null) return invalidAnswer("");
+  const page = opts.page ?? 1;
+  const ctx = { now: opts.now, nonce: opts.nonce ?? randomNonce() };
+  const found = address.kind === "listing"
+    ? await findListing(store, address, page, ctx)
+    : await findResource(store, address, page, ctx);
+  const outcome: CacheOutcome = found?.outcome ?? "miss";
+  await store.recordTouches([cacheRead(address, outcome, found?.target ?? null, opts)]);
+  const kind = address.kind;
+  if (found === null) {
+    return {
+      outcome,
+      key: address.key,
+      text: renderMiss(address.key),
+      json: { outcome, key: address.key, kind },
+    };
+  }
+  return {
+    outcome,
+    key: address.key,
+    text: found.text,
+    json: { outcome, key: address.key, kind, ...found.json },
+  };
+}
+
+/** The Touch a Cache Read leaves: FETCHED, `served`, unique per read. */
+function cacheRead(
+  address: Address,
+  outcome: CacheOutcome,
+  target: string | null,
+  opts: AnswerOptions,
+): NewTouch {
+  return {
+    user_id: opts.userId,
+    session_id: opts.sessionId ?? null,
+    provenance: "FETCHED",
+    address: address.key,
+    kind: address.kind,
+    limit: address.kind === "listing" ? address.limit : null,
+    tool_name: opts.via ?? "resource",
+    tool_use_id: opts.toolUseId ?? null,
+    agent_id: null,
+    harness: opts.harness ?? null,
+    recorded_at: opts.now.toISOString(),
+    // Every read is its own event: two identical questions are two Cache Reads.
+    dedup_key: `cache-read:${crypto.randomUUID()}`,
+    status: "served",
+    outcome,
+    target,
+  };
+}
