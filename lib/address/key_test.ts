@@ -25,15 +25,27 @@ Deno.test("listing keys: alphabetical filters, normalised labels, state always p
 });
 
 Deno.test("merged is a pulls state; on issues it means closed", () => {
-  assert.equal(listingAddress("o", "r", "pulls", { state: "merged" }, null).key, "github:o/r/pulls?state=merged");
-  assert.equal(listingAddress("o", "r", "issues", { state: "merged" }, null).key, "github:o/r/issues?state=closed");
+  assert.equal(
+    listingAddress("o", "r", "pulls", { state: "merged" }, null).key,
+    "github:o/r/pulls?state=merged",
+  );
+  assert.equal(
+    listingAddress("o", "r", "issues", { state: "merged" }, null).key,
+    "github:o/r/issues?state=closed",
+  );
 });
 
 Deno.test("parseKey round-trips every key form", () => {
   const addresses = [
     repositoryAddress("o", "r"),
     itemAddress("o", "r.js", 7),
-    listingAddress("o", "r", "pulls", { labels: ["a,b", "c d"], author: "x", q: "50% & more" }, null),
+    listingAddress(
+      "o",
+      "r",
+      "pulls",
+      { labels: ["a,b", "c d"], author: "x", q: "50% & more" },
+      null,
+    ),
   ];
   for (const a of addresses) {
     assert.deepEqual(parseKey(a.key), a);
@@ -41,7 +53,18 @@ Deno.test("parseKey round-trips every key form", () => {
 });
 
 Deno.test("parseKey rejects what is not a canonical key", () => {
-  for (const text of ["", "o/r", "github:o", "github:o/r#0", "github:o/r/issues?color=red", "github:o/r/issues?state=weird", "gitlab:o/r", "github:o/r/wiki"]) {
+  for (
+    const text of [
+      "",
+      "o/r",
+      "github:o",
+      "github:o/r#0",
+      "github:o/r/issues?color=red",
+      "github:o/r/issues?state=weird",
+      "gitlab:o/r",
+      "github:o/r/wiki",
+    ]
+  ) {
     assert.equal(parseKey(text), null, text);
   }
 });

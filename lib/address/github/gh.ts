@@ -1,0 +1,245 @@
+/**
+ * The GitHub CLI (`gh`) commands that read Resources: `gh issue|pr view|list`,
+ * `gh pr diff`, `gh repo view`, `gh api` (GET only). Write commands and
+ * anything gh itself would reject yield nothing.
+ *
+ * @module
+ */
+
+import { itemAddress, listingAddress, repositoryAddress } from "../key.ts";
+import type { FilterInput } from "../key.ts";
+import type { Address, ListingKind, ListingState } from "../../types.ts";
+import type { ParseContext, ShellCommand } from "../platform.ts";
+import { type FlagSpec, type Parsed, parseFlags, spellings } from "../flags.ts";
+import { isRepoName, repoSpec } from "./names.ts";
+import { fromRestPath } from "./rest.ts";
+import { readSearchQuery } from "./search.ts";
+import { fromGithubUrl } from "./url.ts";
+
+/** `gh issue|pr list` shows 30 items unless `--limit` says otherwise. */
+export const GH_DEFAULT_LIMIT = 30;
+
+const OUTPUT = { "-q --jq": "jq", "--json": "json", "-t --template": "template" };
+const REPO = { "-R --repo": "repo" };
+const HELP = { "-h --help": "help" };
+
+const spec = (value: Record<string, string>, bool: Record<string, string>): FlagSpec => ({
+  value: spellings({ ...REPO, ...value }),
+  bool: spellings({ ...HELP, ...bool }),
+});
+
+const VIEW = spec(OUTPUT, { "-c --comments": "comments", "-w --web": "web" });
+const DIFF = spec({ "--color": "color" }, {
+  "--patch": "patch",
+  "--name-only": "name-only",
+  "-w --web": "web",
+});
+const LIST_VALUES = {
+  ...OUTPUT,
+  "-a --assignee": "assignee",
+  "-A --author": "author",
+  "--app": "app",
+  "-l --label": "label",
+  "-L --limit": "limit",
+  "--mention": "mention",
+  "-m --milestone": "milestone",
+  "-S --search": "search",
+  "-s --state": "state",
+};
+const ISSUE_LIST = spec(LIST_VALUES, { "-w --web": "web" });
+const PR_LIST = spec({ ...LIST_VALUES, "-B --base": "base", "-H --head": "head" }, {
+  "-d --draft": "draft",
+  "-w --web": "web",
+});
+const REPO_VIEW: FlagSpec = {
+  value: spellings({ ...OUTPUT, "-b --branch": "branch" }),
+  bool: spellings({ ...HELP, "-w --web": "web" }),
+};
+const API: FlagSpec = {
+  value: spellings({
+    ...OUTPUT,
+    "-H --header": "header",
+    "-X --method": "method",
+    "--cache": "cache",
+    "-F --field": "field",
+    "-f --raw-field": "field",
+    "--input": "input",
+    "-p --preview": "preview",
+    "--hostname": "hostname",
+  }),
+  bool: spellings({
+    ...HELP,
+    "--paginate": "paginate",
+    "--slurp": "slurp",
+    "-i --include": "include",
+    "--silent": "silent",
+    "--verbose": "verbose",
+  }),
+};
+/** List filters a canonical key has no field for: such a listing is not recorded. */
+const UNKEYED = ["app", "mention", "base", "head", "draft"];
+const STATES: Record<ListingKind, readonly string[]> = {
+  issues: ["open", "closed", "all"],
+  pulls: ["open", "closed", "merged", "all"],
+};
+
+const last = (p: Parsed, name: string) => p.flags.get(name)?.at(-1);
+
+type Repo = { owner: string; repo: string };
+
+/** The repository gh would act on: `-R`, then `GH_REPO`, then the directory's `origin` remote. */
+function targetRepo(p: Parsed | null, cmd: ShellCommand, ctx: ParseContext): Repo | null {
+  const flag = p && last(p, "repo");
+  if (flag !== undefined && flag !== null) return repoSpec(flag);
+  if ("GH_REPO" in cmd.env) {
+    const env = cmd.env.GH_REPO;
+    return env === null ? null : repoSpec(env);
+  }
+  const host = cmd.env.GH_HOST;
+  if (host !== undefined && host?.toLowerCase() !== "github.com") return null;
+  return cmd.cwd === null ? null : ctx.repoOfCwd(cmd.cwd);
+}
+
+/** `gh issue view 5`, `gh pr view '#5'`, `gh pr view https://github.com/o/r/pull/5`. */
+function viewed(p: Parsed, cmd: ShellCommand, ctx: ParseContext): Address | null {
+  if (p.flags.has("help") || p.positional.length !== 1) return null;
+  const target = p.positional[0];
+  const n = /^#?([1-9]\d{0,9})$/.exec(target);
+  if (n) {
+    const repo = targetRepo(p, cmd, ctx);
+    return repo && itemAddress(repo.owner, repo.repo, Number(n[1]));
+  }
+  const url = fromGithubUrl(target, ctx.githubLogin);
+  return url?.kind === "item" ? url : null; // a branch name names no number we know
+}
+
+/** `gh issue|pr list …`. */
+function listed(
+  kind: ListingKind,
+  p: Parsed,
+  cmd: ShellCommand,
+  ctx: ParseContext,
+): Address | null {
+  if (p.flags.has("help") || p.positional.length > 0) return null;
+  if (UNKEYED.some((f) => p.flags.has(f))) return null;
+  const repo = targetRepo(p, cmd, ctx);
+  if (!repo) return null;
+  let filters: FilterInput = {};
+  const search = last(p, "search");
+  if (search !== undefined) {
+    const read = readSearchQuery(search, ctx.githubLogin);
+    if (!read) return null;
+    filters = read.filters;
+  }
+  const state = last(p, "state")?.toLowerCase();
+  if (state !== undefined) {
+    if (!STATES[kind].includes(state)) return null;
+    filters.state = state as ListingState;
+  }
+  const labels = (p.flags.get("label") ?? []).flatMap((l) => l.split(","));
+  if (labels.length) filters.labels = [...(filters.labels ?? []), ...labels];
+  for (const who of ["author", "assignee"] as const) {
+    const v = last(p, who);
+    if (v === undefined) continue;
+    const login = v.toLowerCase() === "@me" ? ctx.githubLogin : v;
+    if (login === null) return null;
+    filters[who] = login;
+  }
+  const milestone = last(p, "milestone");
+  if (milestone !== undefined) filters.milestone = milestone;
+  const limitText = last(p, "limit");
+  let limit = GH_DEFAULT_LIMIT;
+  if (limitText !== undefined) {
+    limit = Number(limitText);
+    if (!Number.isInteger(limit) || limit < 1) return null;
+  }
+  return listingAddress(repo.owner, repo.repo, kind, filters, limit);
+}
+
+/** `gh repo view [OWNER/REPO | REPO | URL]`. */
+function repoViewed(args: string[], cmd: ShellCommand, ctx: ParseContext): Address | null {
+  const p = parseFlags(args, REPO_VIEW);
+  if (!p || p.flags.has("help") || p.positional.length > 1) return null;
+  const arg = p.positional[0];
+  let repo: Repo | null;
+  if (arg === undefined) repo = targetRepo(null, cmd, ctx);
+  else if (!arg.includes("/")) {
+    // A bare name is the authenticated user's repository.
+    repo = ctx.githubLogin && isRepoName(ctx.githubLogin, arg)
+      ? { owner: ctx.githubLogin, repo: arg }
+      : null;
+  } else repo = repoSpec(arg);
+  return repo && repositoryAddress(repo.owner, repo.repo);
+}
+
+/** `gh api [flags] ENDPOINT` with method GET. */
+function apiRead(args: string[], cmd: ShellCommand, ctx: ParseContext): Address | null {
+  const p = parseFlags(args, API);
+  if (!p || p.flags.has("help") || p.positional.length !== 1) return null;
+  const host = last(p, "hostname");
+  if (host !== undefined && host.toLowerCase() !== "github.com") return null;
+  const fields = p.flags.get("field") ?? [];
+  const method = last(p, "method")?.toUpperCase() ??
+    (fields.length || p.flags.has("input") ? "POST" : "GET");
+  if (method !== "GET") return null;
+  let endpoint = p.positional[0];
+  if (/[{:](owner|repo)\b/.test(endpoint)) {
+    const repo = targetRepo(p, cmd, ctx);
+    if (!repo) return null;
+    endpoint = endpoint.replace(/\{owner\}|:owner\b/g, repo.owner).replace(
+      /\{repo\}|:repo\b/g,
+      repo.repo,
+    );
+  }
+  if (endpoint.includes("{")) return null; // {branch} and other placeholders
+  let path = endpoint, query = "";
+  if (/^https?:\/\//i.test(endpoint)) {
+    let url: URL;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      return null;
+    }
+    if (url.hostname.toLowerCase() !== "api.github.com") return null;
+    path = url.pathname;
+    query = url.search.slice(1);
+  } else {
+    const qm = endpoint.indexOf("?");
+    if (qm >= 0) [path, query] = [endpoint.slice(0, qm), endpoint.slice(qm + 1)];
+  }
+  const params = new URLSearchParams(query);
+  for (const f of fields) {
+    const eq = f.indexOf("=");
+    if (eq <= 0) return null;
+    params.append(f.slice(0, eq), f.slice(eq + 1));
+  }
+  return fromRestPath(path, params, { paginate: p.flags.has("paginate"), login: ctx.githubLogin });
+}
+
+/**
+ * What a `gh` command reads.
+ *
+ * @example
+ * ```ts
+ * fromGh({ argv: ["gh", "issue", "view", "5", "-R", "o/r"], env: {}, cwd: null }, ctx); // [item github:o/r#5]
+ * ```
+ */
+export function fromGh(cmd: ShellCommand, ctx: ParseContext): Address[] {
+  const [, group, sub, ...args] = cmd.argv;
+  let a: Address | null = null;
+  if (group === "issue" || group === "pr") {
+    const kind: ListingKind = group === "issue" ? "issues" : "pulls";
+    if (sub === "view") {
+      const p = parseFlags(args, VIEW);
+      a = p && viewed(p, cmd, ctx);
+    } else if (sub === "diff" && group === "pr") {
+      const p = parseFlags(args, DIFF);
+      a = p && viewed(p, cmd, ctx);
+    } else if (sub === "list" || sub === "ls") {
+      const p = parseFlags(args, kind === "issues" ? ISSUE_LIST : PR_LIST);
+      a = p && listed(kind, p, cmd, ctx);
+    }
+  } else if (group === "repo" && sub === "view") a = repoViewed(args, cmd, ctx);
+  else if (group === "api" && sub !== undefined) a = apiRead([sub, ...args], cmd, ctx);
+  return a ? [a] : [];
+}

@@ -1,0 +1,77 @@
+/**
+ * Which GitHub path segments can be an owner or repository. GitHub's own
+ * site pages live at top-level paths that look like owners (`/orgs/…`,
+ * `/features/…`); they are not Resources.
+ *
+ * @module
+ */
+
+import { isValidName } from "../key.ts";
+
+/** First path segments of github.com that are site pages, not owners. */
+const RESERVED_OWNERS = new Set([
+  "about",
+  "account",
+  "apps",
+  "blog",
+  "codespaces",
+  "collections",
+  "contact",
+  "customer-stories",
+  "dashboard",
+  "enterprise",
+  "enterprises",
+  "events",
+  "explore",
+  "features",
+  "github-copilot",
+  "issues",
+  "join",
+  "login",
+  "logout",
+  "marketplace",
+  "new",
+  "notifications",
+  "orgs",
+  "organizations",
+  "pricing",
+  "pulls",
+  "readme",
+  "search",
+  "security",
+  "sessions",
+  "settings",
+  "signup",
+  "site",
+  "sponsors",
+  "stars",
+  "team",
+  "topics",
+  "trending",
+  "users",
+  "watching",
+]);
+
+/** True when `owner`/`repo` can name a GitHub repository. */
+export function isRepoName(owner: string, repo: string): boolean {
+  return isValidName(owner) && isValidName(repo) && !RESERVED_OWNERS.has(owner.toLowerCase()) &&
+    !owner.startsWith(".") && !repo.endsWith(".git");
+}
+
+/** `OWNER/REPO`, `HOST/OWNER/REPO` (github.com only) or a github.com URL, as a repository; null otherwise. */
+export function repoSpec(spec: string): { owner: string; repo: string } | null {
+  let s = spec.trim();
+  const scheme = s.indexOf("://");
+  if (scheme >= 0) s = s.slice(scheme + 3);
+  s = s.replace(/\/+$/, "");
+  const parts = s.split("/");
+  if (parts.length === 3) {
+    if (parts[0].toLowerCase() !== "github.com" && parts[0].toLowerCase() !== "www.github.com") {
+      return null;
+    }
+    parts.shift();
+  }
+  if (parts.length !== 2) return null;
+  const [owner, repo] = [parts[0], parts[1].replace(/\.git$/, "")];
+  return isRepoName(owner, repo) ? { owner, repo } : null;
+}

@@ -1,0 +1,195 @@
+/**
+ * The Address parser: which public Resources a tool call reads or a prompt
+ * names. Pure — the one fact from outside, a directory's git remote, comes in
+ * through {@link ParseContext.repoOfCwd}.
+ *
+ * The generic layer here knows harness tools (shell, web fetch, anything
+ * else), shell grammar, curl/wget and URLs in prose; each
+ * {@link PlatformAdapter} decides which of those name its Resources.
+ *
+ * @example
+ * ```ts
+ * import { addressesFromToolCall } from "./mod.ts";
+ * const ctx = { cwd: "/w/app", githubLogin: null, repoOfCwd: () => ({ owner: "o", repo: "r" }) };
+ * addressesFromToolCall({ tool: "Bash", input: { command: "gh issue view 5 --comments" } }, ctx);
+ * // [{ kind: "item", key: "github:o/r#5", … }]
+ * ```
+ * @module
+ */
+
+import type { Address } from "../types.ts";
+import type { ParseContext, PlatformAdapter, ShellCommand, ToolCall } from "./platform.ts";
+import { github } from "./github/mod.ts";
+import { fetchedUrls } from "./fetch.ts";
+import { shellCommands } from "./shell.ts";
+import { urlsInText } from "./text.ts";
+
+export type { ParseContext, PlatformAdapter, ShellCommand, ToolCall } from "./platform.ts";
+
+/** Every platform the parser knows, in the order they are asked. */
+export const ADAPTERS: readonly PlatformAdapter[] = [github];
+
+/** Shell tools across harnesses (compared lowercased). */
+const SHELL_TOOLS = new Set([
+  "bash",
+  "shell",
+  "local_shell",
+  "exec_command",
+  "shell_command",
+  "run_shell_command",
+  "run_terminal_cmd",
+  "terminal",
+]);
+/** Web fetch tools across harnesses (compared lowercased). */
+const FETCH_TOOLS = new Set(["webfetch", "web_fetch", "fetch", "fetch_url", "read_url"]);
+
+/** A tool input as an object, a string or an argv list; JSON strings are decoded. */
+function decode(input: unknown): unknown {
+  if (typeof input !== "string") return input;
+  const t = input.trimStart();
+  if (!t.startsWith("{") && !t.startsWith("[")) return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+/** The shell script a shell tool runs: a string, or an argv list run as is. */
+function shellInput(input: unknown): { script: string } | { argv: string[] } | null {
+  const v = decode(input);
+  if (typeof v === "string") return { script: v };
+  const list = (x: unknown) =>
+    Array.isArray(x) && x.length > 0 && x.every((s) => typeof s === "string");
+  if (list(v)) return { argv: v as string[] };
+  if (typeof v !== "object" || v === null) return null;
+  const o = v as Record<string, unknown>;
+  const cmd = o.command ?? o.cmd;
+  if (typeof cmd === "string") return { script: cmd };
+  if (list(cmd)) return { argv: cmd as string[] };
+  return null;
+}
+
+/** The directory a shell tool call runs in: its own `workdir`/`cwd` argument, else the session's. */
+function workdir(input: unknown, ctx: ParseContext): string | null {
+  const v = decode(input);
+  if (typeof v === "object" && v !== null && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    const dir = o.workdir ?? o.cwd ?? o.directory ?? o.dir_path;
+    if (typeof dir === "string" && dir.startsWith("/")) return dir;
+  }
+  return ctx.cwd;
+}
+
+function fromShell(input: unknown, ctx: ParseContext): Address[] {
+  const shell = shellInput(input);
+  if (!shell) return [];
+  const cwd = workdir(input, ctx);
+  let commands: ShellCommand[];
+  if ("script" in shell) commands = shellCommands(shell.script, cwd);
+  else {
+    // An argv list is exec'd directly; `bash -lc "…"` inside it is still a script.
+    const words = shell.argv.map((w) => `'${w.replaceAll("'", `'\\''`)}'`).join(" ");
+    commands = shellCommands(words, cwd);
+  }
+  const out: Address[] = [];
+  for (const cmd of commands) {
+    for (const adapter of ADAPTERS) {
+      out.push(...adapter.fromCommand(cmd, ctx));
+      for (const url of fetchedUrls(cmd.argv)) {
+        const a = adapter.fromUrl(url, ctx);
+        if (a) out.push(a);
+      }
+    }
+  }
+  return out;
+}
+
+function fromFetch(input: unknown, ctx: ParseContext): Address[] {
+  const v = decode(input);
+  let urls: string[] = [];
+  if (typeof v === "string") urls = urlsInText(v);
+  else if (typeof v === "object" && v !== null) {
+    const o = v as Record<string, unknown>;
+    if (typeof o.url === "string") urls = [o.url];
+    else if (Array.isArray(o.urls)) urls = o.urls.filter((u): u is string => typeof u === "string");
+    else if (typeof o.prompt === "string") urls = urlsInText(o.prompt); // Gemini's web_fetch
+  }
+  const out: Address[] = [];
+  for (const url of urls) {
+    for (const adapter of ADAPTERS) {
+      const a = adapter.fromUrl(url, ctx);
+      if (a) out.push(a);
+    }
+  }
+  return out;
+}
+
+/** Keeps the first Address of each key. */
+function unique(addresses: Address[]): Address[] {
+  const seen = new Set<string>();
+  return addresses.filter((a) => !seen.has(a.key) && !!seen.add(a.key));
+}
+
+/** The bare tool name under an MCP-style prefix (`mcp__srv__WebFetch` → `webfetch`). */
+function baseName(tool: string): string {
+  const lower = tool.toLowerCase();
+  const sep = lower.lastIndexOf("__");
+  return sep < 0 ? lower : lower.slice(sep + 2);
+}
+
+/**
+ * The Addresses a tool call reads (FETCHED Touches): shell commands, web
+ * fetches, platform tools. Write operations and unknown tools give `[]`.
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * addressesFromToolCall({ tool: "WebFetch", input: { url: "https://github.com/o/r/pull/3/files" } }, ctx);
+ * // [item github:o/r#3]
+ * ```
+ */
+export function addressesFromToolCall(call: ToolCall, ctx: ParseContext): Address[] {
+  if (typeof call?.tool !== "string") return [];
+  const tool = call.tool.toLowerCase();
+  if (SHELL_TOOLS.has(tool)) return unique(fromShell(call.input, ctx));
+  if (FETCH_TOOLS.has(tool) || (tool.startsWith("mcp__") && FETCH_TOOLS.has(baseName(tool)))) {
+    return unique(fromFetch(call.input, ctx));
+  }
+  const input = decode(call.input);
+  return unique(ADAPTERS.flatMap((a) => a.fromToolCall({ tool: call.tool, input }, ctx)));
+}
+
+/**
+ * The Addresses a prompt names (PROMPTED Touches), each once, in order.
+ *
+ * @example
+ * ```ts
+ * addressesFromPrompt("look at memgraph/memgraph#12 and https://github.com/o/r", ctx).map((a) => a.key);
+ * // ["github:memgraph/memgraph#12", "github:o/r"]
+ * ```
+ */
+export function addressesFromPrompt(text: string, ctx: ParseContext): Address[] {
+  if (typeof text !== "string") return [];
+  return unique(ADAPTERS.flatMap((a) => a.fromText(text, ctx)));
+}
+
+/**
+ * One Address from what a person or model typed to name it: a URL,
+ * `owner/repo#N`, `owner/repo`, a canonical key or a command line such as
+ * `gh issue list -R o/r --label bug`. Null when it names nothing.
+ *
+ * @example
+ * ```ts
+ * parseAddress("gh pr view 7 -R o/r", ctx)?.key; // "github:o/r#7"
+ * parseAddress("github:o/r/issues?label=bug", ctx)?.key; // "github:o/r/issues?label=bug&state=open"
+ * ```
+ */
+export function parseAddress(text: string, ctx: ParseContext): Address | null {
+  if (typeof text !== "string") return null;
+  for (const adapter of ADAPTERS) {
+    const a = adapter.parseOne(text, ctx);
+    if (a) return a;
+  }
+  return fromShell(text, ctx)[0] ?? null;
+}
