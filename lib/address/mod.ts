@@ -38,6 +38,7 @@ const SHELL_TOOLS = new Set([
   "shell_command",
   "run_shell_command",
   "run_terminal_cmd",
+  "run_terminal_command", // Grok Build (capture: fixtures/payloads/grok)
   "terminal",
 ]);
 /** Web fetch tools across harnesses (compared lowercased). */
