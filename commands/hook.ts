@@ -1,0 +1,173 @@
+/**
+ * `rgraph hook <harness> [--event NAME]`: reads one hook payload from
+ * standard input, records a private Touch for every GitHub read or pasted
+ * link it names, and answers a session start with the session hint and a
+ * fetch of something in memory with a Nudge, in the harness's own format.
+ *
+ * Rules a harness depends on: the process gives up its network permission
+ * before anything else (a hook can never reach GitHub, even from a binary
+ * compiled with broad permissions); it always exits 0; standard output holds
+ * only what the harness can read (valid JSON or nothing); every problem goes
+ * to `<data_dir>/hook.log`, one line each.
+ *
+ * This module's import graph stays small (no MCP SDK, octokit or Bolt
+ * driver): it runs on every tool call.
+ *
+ * @module
+ */
+
+import { parseCommand } from "../lib/cli.ts";
+import { type Config, defaultDataDir, loadConfig } from "../lib/config.ts";
+import { adapterFor, type HarnessAdapter } from "../lib/harness/mod.ts";
+import type { ToolStartEvent, UserPromptEvent } from "../lib/harness/event.ts";
+import {
+  addressesFromPrompt,
+  addressesFromToolCall,
+  type ParseContext,
+} from "../lib/address/mod.ts";
+import { readGitRemote } from "../lib/git_remote.ts";
+import { isMemoryRead, touchesFor } from "../lib/touch.ts";
+import { openEmbeddedStore } from "../lib/store/sqlite.ts";
+import { nudgeText, SESSION_HINT } from "../lib/nudge.ts";
+import type { Address } from "../lib/types.ts";
+
+const SPEC = {
+  name: "hook",
+  summary: "Record a Touch from a harness hook payload on standard input (always exits 0)",
+  usage: "rgraph hook <claude-code|codex|copilot|cursor|opencode|gemini|grok> [--event NAME]",
+  positionals: "<harness>",
+  options: {
+    event: {
+      type: "string",
+      arg: "NAME",
+      help: "the event name, for payloads that do not carry one (Copilot CLI)",
+    },
+  },
+} as const;
+
+/**
+ * Gives up this process's network permission. Guarded: where the permission
+ * API is unavailable there is nothing to revoke from.
+ */
+export function revokeNetwork(): void {
+  try {
+    Deno.permissions.revokeSync({ name: "net" });
+  } catch {
+    // No permissions API in this runtime: nothing granted that could be revoked.
+  }
+}
+
+/** Appends one line per problem to `<dataDir>/hook.log`; never throws. */
+function logProblem(dataDir: string, harness: string, problem: unknown): void {
+  const text = problem instanceof Error ? problem.message : String(problem);
+  const line = text.split("\n")[0].slice(0, 500);
+  try {
+    Deno.mkdirSync(dataDir, { recursive: true });
+    Deno.writeTextFileSync(
+      `${dataDir}/hook.log`,
+      `${new Date().toISOString()} ${harness || "-"}: ${line}\n`,
+      { append: true },
+    );
+  } catch {
+    // Nowhere to log: staying silent is the rule.
+  }
+}
+
+function repoOfCwd(cwd: string): { owner: string; repo: string } | null {
+  try {
+    return readGitRemote(cwd);
+  } catch {
+    return null;
+  }
+}
+
+function addressesOf(event: UserPromptEvent | ToolStartEvent, config: Config): Address[] {
+  const ctx: ParseContext = {
+    cwd: event.cwd,
+    githubLogin: config.identity.github_login,
+    repoOfCwd,
+  };
+  return event.type === "user_prompt"
+    ? addressesFromPrompt(event.prompt, ctx)
+    : addressesFromToolCall({ tool: event.tool_name, input: event.tool_input }, ctx);
+}
+
+/**
+ * Records the Touches of one prompt or tool start and returns the Nudge
+ * output, if any. Problems are reported through `log`; nothing here throws
+ * past the store's own errors.
+ */
+async function capture(
+  adapter: HarnessAdapter,
+  event: UserPromptEvent | ToolStartEvent,
+  config: Config,
+  log: (problem: unknown) => void,
+): Promise<string | null> {
+  if (event.type === "tool_start" && isMemoryRead(event.tool_name)) return null;
+  const addresses = addressesOf(event, config);
+  if (addresses.length === 0) return null;
+  const now = new Date();
+  const wantsNudge = event.type === "tool_start" && adapter.renderNudge("", event) !== null;
+  const userId = config.identity.user_id;
+  if (!userId) log("no [identity] user_id in the config file: nothing recorded");
+  if (!userId && !wantsNudge) return null;
+
+  const store = openEmbeddedStore(config.store.path);
+  try {
+    if (userId) {
+      await store.recordTouches(
+        touchesFor(event, addresses, { userId, harness: adapter.name, now }),
+      );
+    }
+    if (!wantsNudge || event.type !== "tool_start") return null;
+    for (const address of addresses) {
+      const line = await nudgeText(store, address, now);
+      if (line !== null) return adapter.renderNudge(line, event);
+    }
+    return null;
+  } finally {
+    await store.close();
+  }
+}
+
+function writeOut(text: string): void {
+  const bytes = new TextEncoder().encode(`${text}\n`);
+  let off = 0;
+  while (off < bytes.length) off += Deno.stdout.writeSync(bytes.subarray(off));
+}
+
+/** The hook: always 0, whatever happens. */
+export async function main(args: string[]): Promise<number> {
+  revokeNetwork();
+  let dataDir = defaultDataDir();
+  let harness = "";
+  const log = (problem: unknown) => logProblem(dataDir, harness, problem);
+  try {
+    const parsed = parseCommand(SPEC, args);
+    if (parsed === null) return 0;
+    harness = parsed.positionals[0] ?? "";
+    const input = await new Response(Deno.stdin.readable).text();
+    const adapter = adapterFor(harness);
+    if (!adapter) {
+      log(`unknown harness '${harness}' (expected one of ${SPEC.usage.split(" ")[2]})`);
+      return 0;
+    }
+    const config = loadConfig();
+    dataDir = config.data_dir;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(input);
+    } catch {
+      log(`payload is not JSON (${input.length} characters)`);
+      return 0;
+    }
+    const event = adapter.parse(payload, { event: parsed.values.event });
+    let output: string | null = null;
+    if (event.type === "session_start") output = adapter.renderSessionHint(SESSION_HINT);
+    else if (event.type !== "ignored") output = await capture(adapter, event, config, log);
+    if (output !== null) writeOut(output);
+  } catch (e) {
+    log(e);
+  }
+  return 0;
+}
