@@ -1,0 +1,13 @@
+/**
+ * `rgraph install <harness>`: wires rgraph's hooks and MCP server into one
+ * harness's configuration (see `lib/install/`).
+ *
+ * @module
+ */
+
+import { runSetup } from "../lib/install/command_line.ts";
+
+/** Runs `rgraph install ARGS`. */
+export function main(args: string[]): Promise<number> {
+  return runSetup("install", args);
+}

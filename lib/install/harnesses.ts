@@ -1,0 +1,467 @@
+/**
+ * Where each harness keeps its hook and MCP configuration, and what rgraph
+ * writes there. Pure: paths are computed from the given directories and
+ * environment, and every edit is a function from file text to file text.
+ *
+ * | harness | hooks (project / user) | MCP (project / user) |
+ * |---|---|---|
+ * | claude-code | `.claude/settings.json` / `~/.claude/settings.json` | `.mcp.json` / `~/.claude.json` |
+ * | codex | `.codex/hooks.json` / `$CODEX_HOME/hooks.json` | `.codex/config.toml` / `$CODEX_HOME/config.toml` |
+ * | copilot | `.github/hooks/rgraph.json` / `$COPILOT_HOME/hooks/rgraph.json` | `.github/mcp.json` / `$COPILOT_HOME/mcp-config.json` |
+ * | cursor | `.cursor/hooks.json` / `~/.cursor/hooks.json` | `.cursor/mcp.json` / `~/.cursor/mcp.json` |
+ * | opencode | `.opencode/plugins/rgraph.js` / `~/.config/opencode/plugins/rgraph.js` | `opencode.json` / `~/.config/opencode/opencode.json` |
+ * | gemini | `.gemini/settings.json` / `~/.gemini/settings.json` | the same file |
+ * | grok | `.grok/hooks/rgraph.json` / `$GROK_HOME/hooks/rgraph.json` | `.grok/config.toml` / `$GROK_HOME/config.toml` |
+ *
+ * @example
+ * ```ts
+ * import { targetsFor } from "./harnesses.ts";
+ * const targets = targetsFor("cursor", {
+ *   scope: "project", dir: "/repo", home: "/home/me", env: {}, invocation: { argv: ["/bin/rgraph"] },
+ *   pluginSource: "",
+ * });
+ * targets.map((t) => t.path); // ["/repo/.cursor/hooks.json", "/repo/.cursor/mcp.json"]
+ * ```
+ * @module
+ */
+
+import {
+  hookCommand,
+  type Invocation,
+  isRgraphHook,
+  isRgraphServer,
+  mcpCommand,
+} from "./command.ts";
+import { removeOurs, syncList, syncMember, valueAt } from "./json_edit.ts";
+import { parseJsonc, toValue } from "./jsonc.ts";
+import { ensureKey, parseToml, removeMarked, removeTable, syncTable } from "./toml_edit.ts";
+
+/** The harnesses `rgraph install` knows, in the order the README lists them. */
+export const HARNESS_IDS = [
+  "claude-code",
+  "codex",
+  "copilot",
+  "cursor",
+  "opencode",
+  "gemini",
+  "grok",
+] as const;
+export type HarnessId = typeof HARNESS_IDS[number];
+
+/** Where an install goes: the project directory, or the user's home. */
+export type Scope = "project" | "user";
+
+/** What a plan for one harness depends on. */
+export interface Context {
+  scope: Scope;
+  /** The project directory (used for `project` scope). */
+  dir: string;
+  home: string;
+  /** Environment variables that move a harness's home (CODEX_HOME, COPILOT_HOME, GROK_HOME, XDG_CONFIG_HOME). */
+  env: Record<string, string | undefined>;
+  invocation: Invocation;
+  /** The OpenCode plugin's source as shipped (`lib/harness/opencode_plugin.js`). */
+  pluginSource: string;
+}
+
+/** Hook timeout in seconds: a hook answers in milliseconds; a stuck one must not hold the agent. */
+export const HOOK_TIMEOUT_S = 5;
+
+/** One hook rgraph installs: the harness's event name and where the entry goes. */
+export interface HookSlot {
+  event: string;
+  /** The payload names the event, or the command must pass `--event` (Copilot). */
+  passEvent: boolean;
+}
+
+/** One file rgraph manages for a harness. */
+export interface Target {
+  path: string;
+  what: "hooks" | "mcp" | "plugin" | "features";
+  /** JSON with comments allowed (Gemini settings, opencode.jsonc). */
+  format: "json" | "jsonc" | "toml" | "js";
+  /** The file's new text after installing (text `null`: the file is absent). */
+  install(text: string | null): string;
+  /** The file's text after uninstalling; `null` when nothing but rgraph's scaffolding is left. */
+  uninstall(text: string): string | null;
+  /** Hooks: the installed command per event (null where missing); MCP: the server argv. */
+  inspect(text: string): { hooks?: Record<string, string | null>; server?: string[] | null };
+  /** Other files that may hold this config instead; the first that exists is used. */
+  alternates?: Target[];
+}
+
+/** The events rgraph hooks, per harness (OpenCode uses its plugin instead). */
+export const HOOK_EVENTS: Record<Exclude<HarnessId, "opencode">, string[]> = {
+  "claude-code": ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+  codex: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+  copilot: ["sessionStart", "userPromptSubmitted", "preToolUse"],
+  // preToolUse and the older before* events both fire on new Cursor versions;
+  // the hook's fingerprint (generation id) records such a pair once.
+  cursor: [
+    "sessionStart",
+    "beforeSubmitPrompt",
+    "beforeShellExecution",
+    "beforeMCPExecution",
+    "preToolUse",
+  ],
+  gemini: ["SessionStart", "BeforeAgent", "BeforeTool"],
+  grok: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+};
+
+type Json = Record<string, unknown>;
+
+function isObj(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function join(...parts: string[]): string {
+  return parts.join("/").replace(/\/+/g, "/");
+}
+
+/** Parse check that turns a syntax error into a message naming the format. */
+function parsed(text: string, format: "json" | "jsonc"): unknown {
+  return toValue(parseJsonc(text, format === "jsonc"));
+}
+
+/** How one harness writes a hook entry. */
+interface HookStyle {
+  /** Claude-style `{matcher?, hooks: [handler]}` groups, or bare handlers (Cursor, Copilot). */
+  grouped: boolean;
+  handler(command: string): Json;
+  /** The command field of a handler. */
+  commandKey: "command" | "bash";
+  matcher?: (event: string) => string | undefined;
+  /** Keys of a file rgraph created, left when its entries are gone (`{"version": 1}`). */
+  scaffold: Json;
+}
+
+function hooksTarget(
+  path: string,
+  harness: Exclude<HarnessId, "opencode">,
+  format: "json" | "jsonc",
+  style: HookStyle,
+  inv: Invocation,
+): Target {
+  const jsonc = format === "jsonc";
+  const events = HOOK_EVENTS[harness];
+  const passEvent = harness === "copilot";
+  const command = (event: string) => hookCommand(inv, harness, passEvent ? event : undefined);
+  const ourHandler = (v: unknown) => isObj(v) && isRgraphHook(v[style.commandKey], harness, inv);
+  const ourGroup = (v: unknown) =>
+    isObj(v) && Array.isArray(v.hooks) && v.hooks.length > 0 && v.hooks.every(ourHandler);
+  const ourEntry = style.grouped ? ourGroup : ourHandler;
+  const entry = (event: string): Json => {
+    const handler = style.handler(command(event));
+    if (!style.grouped) return handler;
+    const matcher = style.matcher?.(event);
+    return matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] };
+  };
+  return {
+    path,
+    what: "hooks",
+    format,
+    install(text) {
+      let t = text ?? JSON.stringify(style.scaffold, null, 2) + "\n";
+      parsed(t, format);
+      for (const k of Object.keys(style.scaffold)) {
+        if (valueAt(t, jsonc, [k]) === undefined) {
+          t = syncMember(t, jsonc, [], k, style.scaffold[k]);
+        }
+      }
+      for (const event of events) {
+        t = syncList(
+          t,
+          jsonc,
+          ["hooks", event],
+          [entry(event)],
+          ourEntry,
+          style.grouped ? ourHandler : undefined,
+        );
+      }
+      return t;
+    },
+    uninstall(text) {
+      parsed(text, format);
+      const t = removeOurs(text, jsonc, (v) => ourEntry(v) || ourHandler(v));
+      return onlyScaffold(t, jsonc, style.scaffold) ? null : t;
+    },
+    inspect(text) {
+      const doc = parsed(text, format);
+      const hooks: Record<string, string | null> = {};
+      for (const event of events) {
+        const list = isObj(doc) && isObj(doc.hooks) ? doc.hooks[event] : undefined;
+        const handlers = (Array.isArray(list) ? list : []).flatMap((e) =>
+          style.grouped ? (isObj(e) && Array.isArray(e.hooks) ? e.hooks : []) : [e]
+        );
+        const found = handlers.find(ourHandler) as Json | undefined;
+        hooks[event] = found ? String(found[style.commandKey]) : null;
+      }
+      return { hooks };
+    },
+  };
+}
+
+/** True when a JSON document holds nothing but `scaffold`'s keys with their values. */
+function onlyScaffold(text: string, jsonc: boolean, scaffold: Json): boolean {
+  const doc = toValue(parseJsonc(text, jsonc));
+  if (!isObj(doc)) return false;
+  return Object.keys(doc).every((k) =>
+    Object.hasOwn(scaffold, k) && JSON.stringify(doc[k]) === JSON.stringify(scaffold[k])
+  );
+}
+
+function mcpJsonTarget(
+  path: string,
+  format: "json" | "jsonc",
+  container: (text: string | null) => string[],
+  server: Json,
+  scaffold: Json = {},
+): Target {
+  const jsonc = format === "jsonc";
+  const ours = (v: unknown, key: string | null) =>
+    key === "rgraph" && isObj(v) && isRgraphServer(serverArgv(v));
+  return {
+    path,
+    what: "mcp",
+    format,
+    install(text) {
+      let t = text ?? JSON.stringify(scaffold, null, 2) + "\n";
+      parsed(t, format);
+      for (const k of Object.keys(scaffold)) {
+        if (valueAt(t, jsonc, [k]) === undefined) t = syncMember(t, jsonc, [], k, scaffold[k]);
+      }
+      return syncMember(t, jsonc, container(text), "rgraph", server);
+    },
+    uninstall(text) {
+      parsed(text, format);
+      const t = removeOurs(text, jsonc, ours);
+      return onlyScaffold(t, jsonc, scaffold) ? null : t;
+    },
+    inspect(text) {
+      parsed(text, format);
+      const v = valueAt(text, jsonc, [...container(text), "rgraph"]);
+      return { server: isObj(v) ? serverArgv(v) : null };
+    },
+  };
+}
+
+/** An MCP server entry's argv: `command` (a string, or OpenCode's list) then `args`. */
+function serverArgv(v: Json): string[] {
+  const cmd = Array.isArray(v.command) ? v.command : [v.command];
+  const args = Array.isArray(v.args) ? v.args : [];
+  return [...cmd, ...args].map(String);
+}
+
+function tomlMcpTarget(
+  path: string,
+  server: { command: string; args: string[] },
+  codexFeature: boolean,
+): Target {
+  const table = "mcp_servers.rgraph";
+  return {
+    path,
+    what: "mcp",
+    format: "toml",
+    install(text) {
+      let t = text ?? "";
+      parseToml(t);
+      if (codexFeature) t = ensureKey(t, "features", "hooks", true, ["codex_hooks"]).text;
+      return syncTable(t, table, server);
+    },
+    uninstall(text) {
+      const doc = parseToml(text);
+      const mcp = isObj(doc.mcp_servers) ? doc.mcp_servers.rgraph : undefined;
+      let t = isObj(mcp) && isRgraphServer(serverArgv(mcp)) ? removeTable(text, table) : text;
+      if (codexFeature) t = removeMarked(t);
+      parseToml(t);
+      return t.trim() === "" ? null : t;
+    },
+    inspect(text) {
+      const doc = parseToml(text);
+      const mcp = isObj(doc.mcp_servers) ? doc.mcp_servers.rgraph : undefined;
+      return { server: isObj(mcp) ? serverArgv(mcp) : null };
+    },
+  };
+}
+
+/** The plugin file with the command it runs set to this install's invocation. */
+export function pluginText(source: string, inv: Invocation): string {
+  const line = /^const RGRAPH_COMMAND = .*$/m;
+  if (!line.test(source)) throw new Error("the shipped OpenCode plugin has no RGRAPH_COMMAND line");
+  return source.replace(
+    line,
+    `const RGRAPH_COMMAND = ${
+      JSON.stringify(inv.argv)
+    }; // rgraph-command (rewritten by \`rgraph install\`)`,
+  );
+}
+
+function pluginTarget(path: string, source: string, inv: Invocation): Target {
+  const text = pluginText(source, inv);
+  const argvOf = (t: string): string[] | null => {
+    const m = /^const RGRAPH_COMMAND = (\[.*\]);/m.exec(t);
+    try {
+      return m ? JSON.parse(m[1]) : null;
+    } catch {
+      return null;
+    }
+  };
+  return {
+    path,
+    what: "plugin",
+    format: "js",
+    install: () => text,
+    uninstall: (t) => argvOf(t) === null ? t : null,
+    inspect: (t) => ({ server: argvOf(t) }),
+  };
+}
+
+/** The directory a harness keeps its user config in, honouring its override variable. */
+function homeOf(ctx: Context, variable: string | null, fallback: string): string {
+  const v = variable ? ctx.env[variable] : undefined;
+  return v && v.trim() !== "" ? v : join(ctx.home, fallback);
+}
+
+const CLAUDE_STYLE: HookStyle = {
+  grouped: true,
+  handler: (command) => ({ type: "command", command, timeout: HOOK_TIMEOUT_S }),
+  commandKey: "command",
+  scaffold: {},
+};
+
+/**
+ * The files rgraph manages for `harness` in this context, in the order they
+ * are written. Throws `MergeError`/`SyntaxError` only from the returned
+ * targets' functions, never here.
+ */
+export function targetsFor(harness: HarnessId, ctx: Context): Target[] {
+  const inv = ctx.invocation;
+  const { command, args } = mcpCommand(inv);
+  const project = ctx.scope === "project";
+  const base = ctx.dir;
+  switch (harness) {
+    case "claude-code": {
+      const style = {
+        ...CLAUDE_STYLE,
+        matcher: (e: string) => e === "PreToolUse" ? "*" : undefined,
+      };
+      return [
+        hooksTarget(
+          join(project ? base : ctx.home, ".claude/settings.json"),
+          harness,
+          "json",
+          style,
+          inv,
+        ),
+        mcpJsonTarget(
+          project ? join(base, ".mcp.json") : join(ctx.home, ".claude.json"),
+          "json",
+          () => ["mcpServers"],
+          { command, args },
+        ),
+      ];
+    }
+    case "codex": {
+      const dir = project ? join(base, ".codex") : homeOf(ctx, "CODEX_HOME", ".codex");
+      return [
+        hooksTarget(join(dir, "hooks.json"), harness, "json", CLAUDE_STYLE, inv),
+        tomlMcpTarget(join(dir, "config.toml"), { command, args }, true),
+      ];
+    }
+    case "copilot": {
+      const dir = project ? join(base, ".github") : homeOf(ctx, "COPILOT_HOME", ".copilot");
+      const style: HookStyle = {
+        grouped: false,
+        handler: (bash) => ({ type: "command", bash, timeoutSec: HOOK_TIMEOUT_S }),
+        commandKey: "bash",
+        scaffold: { version: 1 },
+      };
+      return [
+        hooksTarget(join(dir, "hooks/rgraph.json"), harness, "json", style, inv),
+        mcpJsonTarget(
+          join(dir, project ? "mcp.json" : "mcp-config.json"),
+          "json",
+          () => ["mcpServers"],
+          { type: "local", command, args, tools: ["*"] },
+        ),
+      ];
+    }
+    case "cursor": {
+      const dir = join(project ? base : ctx.home, ".cursor");
+      // Cursor's timeout unit is not documented: its default applies.
+      const style: HookStyle = {
+        grouped: false,
+        handler: (c) => ({ command: c }),
+        commandKey: "command",
+        scaffold: { version: 1 },
+      };
+      return [
+        hooksTarget(join(dir, "hooks.json"), harness, "json", style, inv),
+        mcpJsonTarget(join(dir, "mcp.json"), "json", () => ["mcpServers"], { command, args }),
+      ];
+    }
+    case "opencode": {
+      const dir = project ? base : join(homeOf(ctx, "XDG_CONFIG_HOME", ".config"), "opencode");
+      const plugins = project ? join(base, ".opencode/plugins") : join(dir, "plugins");
+      return [
+        pluginTarget(join(plugins, "rgraph.js"), ctx.pluginSource, inv),
+        opencodeConfigTarget(dir, [...inv.argv, "serve-mcp"]),
+      ];
+    }
+    case "gemini": {
+      const path = join(project ? base : ctx.home, ".gemini/settings.json");
+      const style: HookStyle = {
+        grouped: true,
+        handler: (c) => ({
+          type: "command",
+          command: c,
+          name: "rgraph",
+          timeout: HOOK_TIMEOUT_S * 1000,
+        }),
+        commandKey: "command",
+        scaffold: {},
+      };
+      return [
+        hooksTarget(path, harness, "jsonc", style, inv),
+        mcpJsonTarget(path, "jsonc", () => ["mcpServers"], { command, args }),
+      ];
+    }
+    case "grok": {
+      const dir = project ? join(base, ".grok") : homeOf(ctx, "GROK_HOME", ".grok");
+      return [
+        hooksTarget(join(dir, "hooks/rgraph.json"), harness, "json", CLAUDE_STYLE, inv),
+        tomlMcpTarget(join(dir, "config.toml"), { command, args }, false),
+      ];
+    }
+  }
+}
+
+/**
+ * OpenCode's config: `opencode.jsonc` when the user has one, else
+ * `opencode.json`; servers under `mcp.servers` when the file already uses that
+ * (OpenCode 2) layout, else directly under `mcp`.
+ */
+function opencodeConfigTarget(dir: string, argv: string[]): Target {
+  const json = join(dir, "opencode.json");
+  const target = (path: string, format: "json" | "jsonc") =>
+    mcpJsonTarget(
+      path,
+      format,
+      (text) => {
+        if (text === null) return ["mcp"];
+        const mcp = valueAt(text, format === "jsonc", ["mcp"]);
+        return isObj(mcp) && isObj(mcp.servers) ? ["mcp", "servers"] : ["mcp"];
+      },
+      { type: "local", command: argv, enabled: true },
+      { $schema: "https://opencode.ai/config.json" },
+    );
+  const plain = target(json, "json");
+  const withComments = target(join(dir, "opencode.jsonc"), "jsonc");
+  // Which file applies is decided by what exists; `resolveAlternates` picks it.
+  return { ...plain, alternates: [withComments] };
+}
+
+/** Targets that may live in one of several files: the first that exists wins, else the first. */
+export function resolveAlternates(target: Target, exists: (path: string) => boolean): Target {
+  return [target, ...target.alternates ?? []].find((t) => exists(t.path)) ?? target;
+}

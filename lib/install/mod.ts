@@ -1,0 +1,228 @@
+/**
+ * `rgraph install` / `rgraph uninstall`: plans every file change for one
+ * harness (reading the files, changing nothing), then applies the plan. A
+ * file that cannot be parsed stops the whole plan before anything is written.
+ *
+ * @example
+ * ```ts
+ * import { applyPlan, makePlan } from "./mod.ts";
+ * const plan = await makePlan("install", "claude-code", { scope: "project", dir: "/repo" });
+ * await applyPlan(plan); // writes .claude/settings.json and .mcp.json
+ * ```
+ * @module
+ */
+
+import pluginSource from "../harness/opencode_plugin.js" with { type: "text" };
+import { UserError } from "../errors.ts";
+import { type Invocation, invocation } from "./command.ts";
+import { unifiedDiff } from "./diff.ts";
+import {
+  type Context,
+  type HarnessId,
+  resolveAlternates,
+  type Scope,
+  type Target,
+  targetsFor,
+} from "./harnesses.ts";
+import { parseToml } from "./toml_edit.ts";
+
+export { HARNESS_IDS, type HarnessId, HOOK_EVENTS, type Scope } from "./harnesses.ts";
+
+/** One file's change. `null` means the file is (or becomes) absent. */
+export interface Change {
+  path: string;
+  before: string | null;
+  after: string | null;
+  what: Target["what"][];
+}
+
+/** Every change one install or uninstall makes, and what the user should know. */
+export interface Plan {
+  action: "install" | "uninstall";
+  harness: HarnessId;
+  scope: Scope;
+  /** The directory the plan works under (project dir or home): emptied directories below it are removed. */
+  root: string;
+  changes: Change[];
+  notes: string[];
+}
+
+/** Where and how: defaults are the current directory, `$HOME` and this process's own rgraph. */
+export interface PlanOptions {
+  scope: Scope;
+  dir?: string;
+  home?: string;
+  env?: Record<string, string | undefined>;
+  /** `--command`: the command line harnesses run instead of this rgraph. */
+  command?: string;
+}
+
+function envOf(): Record<string, string | undefined> {
+  const pick = ["HOME", "CODEX_HOME", "COPILOT_HOME", "GROK_HOME", "XDG_CONFIG_HOME"];
+  return Object.fromEntries(pick.map((k) => [k, Deno.env.get(k)]));
+}
+
+/** The invocation harnesses run: `--command`, else this binary or this checkout's main.ts. */
+export function ownInvocation(command?: string): Invocation {
+  return invocation({
+    execPath: Deno.execPath(),
+    mainUrl: new URL("../../main.ts", import.meta.url).href,
+    override: command,
+  });
+}
+
+/** The context of a plan: resolved directories, environment and invocation. */
+export function contextFor(options: PlanOptions): Context {
+  const env = options.env ?? envOf();
+  const home = options.home ?? env.HOME ?? Deno.env.get("HOME");
+  if (!home) throw new UserError("HOME is not set: cannot find the user's config directory");
+  return {
+    scope: options.scope,
+    dir: absolute(options.dir ?? Deno.cwd()),
+    home: absolute(home),
+    env,
+    invocation: ownInvocation(options.command),
+    pluginSource,
+  };
+}
+
+function absolute(path: string): string {
+  const p = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  return p.replace(/\/+$/, "") || "/";
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function read(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw new UserError(
+      `cannot read ${path}: ${(e as Error).message.split("\n")[0]}; nothing was changed`,
+    );
+  }
+}
+
+/** The targets of one harness in a context, alternates resolved against the disk. */
+export function resolvedTargets(harness: HarnessId, ctx: Context): Target[] {
+  return targetsFor(harness, ctx).map((t) => resolveAlternates(t, exists));
+}
+
+/** Plans an install or uninstall; reads files, writes nothing. */
+export function makePlan(action: Plan["action"], harness: HarnessId, options: PlanOptions): Plan {
+  const ctx = contextFor(options);
+  const byPath = new Map<string, Target[]>();
+  for (const t of resolvedTargets(harness, ctx)) {
+    byPath.set(t.path, [...byPath.get(t.path) ?? [], t]);
+  }
+  const changes: Change[] = [];
+  for (const [path, targets] of byPath) {
+    const before = read(path);
+    let after = before;
+    try {
+      for (const t of targets) {
+        if (action === "install") after = t.install(after);
+        else if (after !== null) after = t.uninstall(after);
+      }
+    } catch (e) {
+      const why = String((e as Error).message ?? e).split("\n")[0];
+      throw new UserError(`cannot ${action} ${harness}: ${path}: ${why}; no file was changed`);
+    }
+    if (after !== before) changes.push({ path, before, after, what: targets.map((t) => t.what) });
+  }
+  return {
+    action,
+    harness,
+    scope: ctx.scope,
+    root: ctx.scope === "project" ? ctx.dir : ctx.home,
+    changes,
+    notes: action === "install" ? notesFor(harness, ctx, byPath) : [],
+  };
+}
+
+/** What a user must do or know after installing into this harness. */
+function notesFor(harness: HarnessId, ctx: Context, byPath: Map<string, Target[]>): string[] {
+  const notes: string[] = [];
+  const project = ctx.scope === "project";
+  if (harness === "claude-code" && project) {
+    notes.push(
+      "Claude Code asks you to approve the project's MCP servers (.mcp.json) the first time.",
+    );
+  }
+  if (harness === "codex") {
+    notes.push(
+      "Codex runs new hooks only after you trust them (/hooks in Codex)" +
+        (project ? " and reads .codex/ only in a trusted project." : "."),
+    );
+    for (const path of byPath.keys()) {
+      const text = path.endsWith(".toml") ? read(path) : null;
+      const features = text === null
+        ? undefined
+        : parseToml(text).features as Record<string, unknown> | undefined;
+      if (features && (features.hooks === false || features.codex_hooks === false)) {
+        notes.push(
+          `${path} switches hooks off ([features]): Codex will not run rgraph's hooks until you set hooks = true.`,
+        );
+      }
+    }
+  }
+  if (harness === "gemini" && project) {
+    notes.push("Gemini CLI applies project settings only in a trusted folder.");
+  }
+  if (harness === "grok" && project) {
+    notes.push("Grok Build runs project hooks after /hooks-trust (or --trust).");
+  }
+  if (harness === "opencode") notes.push("Restart OpenCode to load the plugin.");
+  return notes;
+}
+
+/** The unified diff of every change in a plan. */
+export function planDiff(plan: Plan): string {
+  return plan.changes.map((c) => unifiedDiff(relative(plan.root, c.path), c.before, c.after)).join(
+    "",
+  );
+}
+
+/** `path` relative to `root` when inside it. */
+export function relative(root: string, path: string): string {
+  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+}
+
+/** Writes a plan: files atomically (temp file + rename), removed files' emptied directories pruned. */
+export async function applyPlan(plan: Plan): Promise<void> {
+  for (const c of plan.changes) {
+    const dir = c.path.slice(0, c.path.lastIndexOf("/"));
+    if (c.after === null) {
+      await Deno.remove(c.path).catch((e) => {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      });
+      await pruneEmpty(dir, plan.root);
+      continue;
+    }
+    await Deno.mkdir(dir, { recursive: true });
+    const tmp = `${c.path}.rgraph-${Deno.pid}.tmp`;
+    const mode = c.before === null ? undefined : (await Deno.stat(c.path)).mode ?? undefined;
+    await Deno.writeTextFile(tmp, c.after, mode === undefined ? {} : { mode });
+    await Deno.rename(tmp, c.path);
+  }
+}
+
+/** Removes `dir` and its parents while empty, stopping at `root`. */
+async function pruneEmpty(dir: string, root: string): Promise<void> {
+  while (dir.startsWith(`${root}/`)) {
+    try {
+      await Deno.remove(dir);
+    } catch {
+      return;
+    }
+    dir = dir.slice(0, dir.lastIndexOf("/"));
+  }
+}
