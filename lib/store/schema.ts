@@ -48,8 +48,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX touches_by_user ON touches (user_id, recorded_at);
   CREATE INDEX touches_pending ON touches (recorded_at) WHERE status = 'pending';
 
+  -- Head columns only, so listing pages and Nudges read compact rows; the
+  -- rest of the Resource lives in resource_data under the same id.
   CREATE TABLE resources (
-    node_id TEXT PRIMARY KEY,
+    id INTEGER PRIMARY KEY,
+    node_id TEXT NOT NULL UNIQUE,
     address TEXT NOT NULL UNIQUE,
     kind TEXT NOT NULL,
     owner TEXT NOT NULL,
@@ -64,19 +67,23 @@ const MIGRATIONS: readonly string[] = [
     comment_count INTEGER NOT NULL DEFAULT 0,
     fetched_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    etag TEXT,
+    etag TEXT
+  );
+
+  CREATE TABLE resource_data (
+    id INTEGER PRIMARY KEY,
     data TEXT NOT NULL
   );
 
   CREATE TABLE aliases (
     key TEXT PRIMARY KEY,
-    node_id TEXT NOT NULL
+    resource_id INTEGER NOT NULL
   );
-  CREATE INDEX aliases_by_node ON aliases (node_id);
+  CREATE INDEX aliases_by_resource ON aliases (resource_id);
 
   CREATE TABLE comments (
     node_id TEXT PRIMARY KEY,
-    resource_id TEXT NOT NULL,
+    resource_id INTEGER NOT NULL,
     is_review INTEGER NOT NULL,
     position INTEGER NOT NULL,
     author TEXT,
@@ -88,18 +95,19 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX comments_by_resource ON comments (resource_id, is_review, position);
 
   CREATE TABLE edges (
+    from_id INTEGER NOT NULL,
     kind TEXT NOT NULL,
-    from_id TEXT NOT NULL,
-    to_id TEXT NOT NULL,
-    PRIMARY KEY (kind, from_id, to_id)
+    to_id INTEGER NOT NULL,
+    PRIMARY KEY (from_id, kind, to_id)
   ) WITHOUT ROWID;
-  CREATE INDEX edges_from ON edges (from_id);
   CREATE INDEX edges_to ON edges (to_id);
 
+  -- References to items not stored yet, by the key they will arrive under:
+  -- the arriving Resource finds its waiting edges through this index.
   CREATE TABLE pending_refs (
     target_key TEXT NOT NULL,
     kind TEXT NOT NULL,
-    from_id TEXT NOT NULL,
+    from_id INTEGER NOT NULL,
     PRIMARY KEY (target_key, kind, from_id)
   ) WITHOUT ROWID;
   CREATE INDEX pending_refs_from ON pending_refs (from_id);
@@ -121,10 +129,10 @@ const MIGRATIONS: readonly string[] = [
   CREATE TABLE listing_members (
     listing_key TEXT NOT NULL,
     position INTEGER NOT NULL,
-    node_id TEXT NOT NULL,
+    resource_id INTEGER NOT NULL,
     PRIMARY KEY (listing_key, position)
   ) WITHOUT ROWID;
-  CREATE INDEX listing_members_by_node ON listing_members (node_id);
+  CREATE INDEX listing_members_by_resource ON listing_members (resource_id);
   `,
 ];
 

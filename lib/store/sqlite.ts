@@ -80,6 +80,11 @@ export function referenceKey(text: string): string | null {
   return itemAddress(owner, repo, Number(num)).key;
 }
 
+/** A stored JSON list of names; the empty list (most rows) skips the parser. */
+function parseList(json: string): string[] {
+  return json === "[]" ? [] : JSON.parse(json);
+}
+
 function touchFromRow(r: Row): Touch {
   return {
     id: r.id as string,
@@ -113,6 +118,7 @@ export class SqliteStore implements Store {
   readonly path: string;
   readonly #db: DatabaseSync;
   readonly #statements = new Map<string, StatementSync>();
+  readonly #arrayStatements = new Map<string, StatementSync>();
 
   constructor(path: string) {
     this.path = path;
@@ -136,6 +142,18 @@ export class SqliteStore implements Store {
 
   #all(sql: string, ...params: SQLInputValue[]): Row[] {
     return this.#stmt(sql).all(...params) as Row[];
+  }
+
+  /** Rows as arrays (cheaper than objects when many rows are read). */
+  #tuples(sql: string, ...params: SQLInputValue[]): SQLInputValue[][] {
+    let s = this.#arrayStatements.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      // Present in Deno's node:sqlite, missing from the bundled Node typings.
+      (s as StatementSync & { setReturnArrays(on: boolean): void }).setReturnArrays(true);
+      this.#arrayStatements.set(sql, s);
+    }
+    return s.all(...params) as unknown as SQLInputValue[][];
   }
 
   #get(sql: string, ...params: SQLInputValue[]): Row | undefined {
@@ -277,70 +295,73 @@ export class SqliteStore implements Store {
 
   // --- Resources -----------------------------------------------------------
 
-  /** The node id stored under a current address or an alias. */
-  #resolve(key: string): string | null {
+  /** The row id of the Resource stored under a current address or an alias. */
+  #resolve(key: string): number | null {
     const row = this.#get(
-      `SELECT node_id FROM resources WHERE address = ?
-       UNION ALL SELECT node_id FROM aliases WHERE key = ? LIMIT 1`,
+      `SELECT id FROM resources WHERE address = ?
+       UNION ALL SELECT resource_id FROM aliases WHERE key = ? LIMIT 1`,
       key,
       key,
     );
-    return row ? (row.node_id as string) : null;
+    return row ? (row.id as number) : null;
   }
 
   /**
    * Folds a stale Resource (another node id at an address this write claims,
    * e.g. an issue GitHub re-identified on transfer) into `into`: listings,
-   * incoming edges and aliases follow the new node, the stale row goes.
+   * incoming edges and aliases follow the new row, the stale row goes.
    */
-  #absorb(stale: string, into: string): void {
-    this.#run("UPDATE listing_members SET node_id = ? WHERE node_id = ?", into, stale);
+  #absorb(stale: number, into: number): void {
+    this.#run("UPDATE listing_members SET resource_id = ? WHERE resource_id = ?", into, stale);
     this.#run(
-      `INSERT OR IGNORE INTO edges (kind, from_id, to_id)
-       SELECT kind, from_id, ? FROM edges WHERE to_id = ? AND from_id != ?`,
+      `INSERT OR IGNORE INTO edges (from_id, kind, to_id)
+       SELECT from_id, kind, ? FROM edges WHERE to_id = ? AND from_id != ?`,
       into,
       stale,
       into,
     );
     this.#run("DELETE FROM edges WHERE from_id = ? OR to_id = ?", stale, stale);
     this.#run("DELETE FROM pending_refs WHERE from_id = ?", stale);
-    this.#run("UPDATE aliases SET node_id = ? WHERE node_id = ?", into, stale);
+    this.#run("UPDATE aliases SET resource_id = ? WHERE resource_id = ?", into, stale);
     this.#run("DELETE FROM comments WHERE resource_id = ?", stale);
-    this.#run("DELETE FROM resources WHERE node_id = ?", stale);
+    this.#run("DELETE FROM resource_data WHERE id = ?", stale);
+    this.#run("DELETE FROM resources WHERE id = ?", stale);
   }
 
   #putOne(write: ResourceWrite): void {
     const r = write.resource;
-    const node = r.node_id, address = r.address;
+    const address = r.address;
     const aliases = [...new Set(write.aliases ?? [])].filter((a) => a !== address);
-    const previous = this.#get("SELECT address FROM resources WHERE node_id = ?", node)
+    const previous = this.#get("SELECT address FROM resources WHERE node_id = ?", r.node_id)
       ?.address as string | undefined;
+    // Rows of other node ids at addresses this write claims are stale: free
+    // their addresses now, fold them into this Resource once it has a row.
+    const stale: number[] = [];
     for (const key of [address, ...aliases]) {
       const other = this.#get(
-        "SELECT node_id FROM resources WHERE address = ? AND node_id != ?",
+        "SELECT id FROM resources WHERE address = ? AND node_id != ?",
         key,
-        node,
+        r.node_id,
       );
-      if (other) this.#absorb(other.node_id as string, node);
+      if (!other) continue;
+      stale.push(other.id as number);
+      this.#run("UPDATE resources SET address = 'stale:' || id WHERE id = ?", other.id);
     }
     if (previous !== undefined && previous !== address) aliases.push(previous);
 
     const item = r.kind === "repository" ? null : r;
-    // Comments live in their own rows; the rest of the Resource is kept whole.
-    const rest: Record<string, unknown> = { ...r };
-    delete rest.comments;
-    delete rest.review_comments;
-    this.#run(
+    const id = this.#get(
       `INSERT INTO resources (node_id, address, kind, owner, repo, number, title, state, author,
-         labels, assignees, milestone, comment_count, fetched_at, updated_at, etag, data)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         labels, assignees, milestone, comment_count, fetched_at, updated_at, etag)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (node_id) DO UPDATE SET address = excluded.address, kind = excluded.kind,
          owner = excluded.owner, repo = excluded.repo, number = excluded.number,
          title = excluded.title, state = excluded.state, author = excluded.author,
          labels = excluded.labels, assignees = excluded.assignees, milestone = excluded.milestone,
          comment_count = excluded.comment_count, fetched_at = excluded.fetched_at,
-         updated_at = excluded.updated_at, etag = excluded.etag, data = excluded.data`,
-      node,
+         updated_at = excluded.updated_at, etag = excluded.etag
+       RETURNING id`,
+      r.node_id,
       address,
       r.kind,
       r.owner,
@@ -356,46 +377,55 @@ export class SqliteStore implements Store {
       r.fetched_at,
       r.updated_at,
       r.etag ?? null,
+    )!.id as number;
+    for (const s of stale) this.#absorb(s, id);
+    // Comments live in their own rows; the rest of the Resource is kept whole.
+    const rest: Record<string, unknown> = { ...r };
+    delete rest.comments;
+    delete rest.review_comments;
+    this.#run(
+      "INSERT OR REPLACE INTO resource_data (id, data) VALUES (?, ?)",
+      id,
       JSON.stringify(rest),
     );
     this.#run("DELETE FROM aliases WHERE key = ?", address);
     for (const key of aliases) {
-      this.#run("INSERT OR REPLACE INTO aliases (key, node_id) VALUES (?, ?)", key, node);
+      this.#run("INSERT OR REPLACE INTO aliases (key, resource_id) VALUES (?, ?)", key, id);
     }
 
-    this.#run("DELETE FROM comments WHERE resource_id = ?", node);
+    this.#run("DELETE FROM comments WHERE resource_id = ?", id);
     if (item) {
-      this.#putComments(node, item.comments, false);
-      if (item.kind === "pull_request") this.#putComments(node, item.review_comments, true);
+      this.#putComments(id, item.comments, false);
+      if (item.kind === "pull_request") this.#putComments(id, item.review_comments, true);
     }
 
-    this.#run("DELETE FROM edges WHERE from_id = ?", node);
-    this.#run("DELETE FROM pending_refs WHERE from_id = ?", node);
+    this.#run("DELETE FROM edges WHERE from_id = ?", id);
+    this.#run("DELETE FROM pending_refs WHERE from_id = ?", id);
     if (item) {
       const refs: [EdgeKind, string][] = item.references.map((u) => ["REFERENCES", u]);
       if (item.kind === "pull_request") { for (const u of item.closes) refs.push(["CLOSES", u]); }
-      for (const [kind, url] of refs) this.#link(node, address, kind, url);
+      for (const [kind, url] of refs) this.#link(id, address, kind, url);
     }
     // Edges from stored Resources that were waiting for this one.
     for (const key of [address, ...aliases]) {
       this.#run(
-        `INSERT OR IGNORE INTO edges (kind, from_id, to_id)
-         SELECT kind, from_id, ? FROM pending_refs WHERE target_key = ? AND from_id != ?`,
-        node,
+        `INSERT OR IGNORE INTO edges (from_id, kind, to_id)
+         SELECT from_id, kind, ? FROM pending_refs WHERE target_key = ? AND from_id != ?`,
+        id,
         key,
-        node,
+        id,
       );
       this.#run("DELETE FROM pending_refs WHERE target_key = ?", key);
     }
   }
 
-  #putComments(node: string, comments: Comment[], review: boolean): void {
+  #putComments(id: number, comments: Comment[], review: boolean): void {
     comments.forEach((c, i) =>
       this.#run(
         `INSERT OR REPLACE INTO comments (node_id, resource_id, is_review, position, author,
            created_at, updated_at, body, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         c.node_id,
-        node,
+        id,
         review ? 1 : 0,
         i,
         c.author,
@@ -408,16 +438,16 @@ export class SqliteStore implements Store {
   }
 
   /** Draws an edge to a stored Resource, or remembers the reference until it arrives. */
-  #link(node: string, address: string, kind: EdgeKind, url: string): void {
+  #link(id: number, address: string, kind: EdgeKind, url: string): void {
     const key = referenceKey(url);
     if (key === null || key === address) return;
     const target = this.#resolve(key);
-    if (target === node) return;
+    if (target === id) return;
     if (target !== null) {
       this.#run(
-        "INSERT OR IGNORE INTO edges (kind, from_id, to_id) VALUES (?, ?, ?)",
+        "INSERT OR IGNORE INTO edges (from_id, kind, to_id) VALUES (?, ?, ?)",
+        id,
         kind,
-        node,
         target,
       );
     } else {
@@ -425,7 +455,7 @@ export class SqliteStore implements Store {
         "INSERT OR IGNORE INTO pending_refs (target_key, kind, from_id) VALUES (?, ?, ?)",
         key,
         kind,
-        node,
+        id,
       );
     }
   }
@@ -436,11 +466,11 @@ export class SqliteStore implements Store {
     });
   }
 
-  #comments(node: string, review: boolean): Comment[] {
+  #comments(id: number, review: boolean): Comment[] {
     return this.#all(
       `SELECT node_id, author, created_at, updated_at, body, path FROM comments
        WHERE resource_id = ? AND is_review = ? ORDER BY position`,
-      node,
+      id,
       review ? 1 : 0,
     ).map((c) => {
       const out: Comment = {
@@ -458,11 +488,10 @@ export class SqliteStore implements Store {
   getResource(address: string): Promise<Resource | null> {
     return Promise.resolve().then(() => {
       const row = this.#get(
-        `SELECT node_id, address, fetched_at, updated_at, etag, data FROM resources WHERE address = ?
-         UNION ALL
-         SELECT r.node_id, r.address, r.fetched_at, r.updated_at, r.etag, r.data
-         FROM aliases a JOIN resources r ON r.node_id = a.node_id WHERE a.key = ?
-         LIMIT 1`,
+        `SELECT r.id, r.address, r.fetched_at, r.updated_at, r.etag, d.data
+         FROM resources r JOIN resource_data d ON d.id = r.id
+         WHERE r.id = (SELECT id FROM resources WHERE address = ?
+                       UNION ALL SELECT resource_id FROM aliases WHERE key = ? LIMIT 1)`,
         address,
         address,
       );
@@ -475,8 +504,9 @@ export class SqliteStore implements Store {
         updated_at: row.updated_at,
       } as Resource;
       if (row.etag !== null || "etag" in data) out.etag = row.etag as string | null;
-      if (out.kind !== "repository") out.comments = this.#comments(out.node_id, false);
-      if (out.kind === "pull_request") out.review_comments = this.#comments(out.node_id, true);
+      const id = row.id as number;
+      if (out.kind !== "repository") out.comments = this.#comments(id, false);
+      if (out.kind === "pull_request") out.review_comments = this.#comments(id, true);
       return out;
     });
   }
@@ -492,7 +522,7 @@ export class SqliteStore implements Store {
          FROM json_each(?) j JOIN resources r ON r.address = j.value
          UNION ALL
          SELECT 1, j.value, ${cols}
-         FROM json_each(?) j JOIN aliases a ON a.key = j.value JOIN resources r ON r.node_id = a.node_id
+         FROM json_each(?) j JOIN aliases a ON a.key = j.value JOIN resources r ON r.id = a.resource_id
          ORDER BY 1`,
         keys,
         keys,
@@ -520,9 +550,9 @@ export class SqliteStore implements Store {
       const keys = JSON.stringify(addresses);
       this.#write(() => {
         this.#run(
-          `UPDATE resources SET fetched_at = ? WHERE node_id IN (
-             SELECT node_id FROM resources WHERE address IN (SELECT value FROM json_each(?))
-             UNION SELECT node_id FROM aliases WHERE key IN (SELECT value FROM json_each(?)))`,
+          `UPDATE resources SET fetched_at = ? WHERE id IN (
+             SELECT id FROM resources WHERE address IN (SELECT value FROM json_each(?))
+             UNION SELECT resource_id FROM aliases WHERE key IN (SELECT value FROM json_each(?)))`,
           fetchedAt,
           keys,
           keys,
@@ -538,19 +568,19 @@ export class SqliteStore implements Store {
 
   edges(address: string): Promise<Edge[]> {
     return Promise.resolve().then(() => {
-      const node = this.#resolve(address);
-      if (node === null) return [];
+      const id = this.#resolve(address);
+      if (id === null) return [];
       return this.#all(
         `SELECT e.kind AS kind, f.address AS "from", t.address AS "to" FROM edges e
-         JOIN resources f ON f.node_id = e.from_id JOIN resources t ON t.node_id = e.to_id
+         JOIN resources f ON f.id = e.from_id JOIN resources t ON t.id = e.to_id
          WHERE e.from_id = ?
          UNION
          SELECT e.kind, f.address, t.address FROM edges e
-         JOIN resources f ON f.node_id = e.from_id JOIN resources t ON t.node_id = e.to_id
+         JOIN resources f ON f.id = e.from_id JOIN resources t ON t.id = e.to_id
          WHERE e.to_id = ?
          ORDER BY 1, 2, 3`,
-        node,
-        node,
+        id,
+        id,
       ).map((e) => ({ kind: e.kind as EdgeKind, from: e.from as string, to: e.to as string }));
     });
   }
@@ -561,17 +591,17 @@ export class SqliteStore implements Store {
     return Promise.resolve().then(() =>
       this.#write(() => {
         this.#run("DELETE FROM listing_members WHERE listing_key = ?", listing.key);
-        const seen = new Set<string>();
+        const seen = new Set<number>();
         for (const address of members) {
-          const node = this.#resolve(address);
-          if (node === null || seen.has(node)) continue;
+          const id = this.#resolve(address);
+          if (id === null || seen.has(id)) continue;
           this.#run(
-            "INSERT INTO listing_members (listing_key, position, node_id) VALUES (?, ?, ?)",
+            "INSERT INTO listing_members (listing_key, position, resource_id) VALUES (?, ?, ?)",
             listing.key,
             seen.size,
-            node,
+            id,
           );
-          seen.add(node);
+          seen.add(id);
         }
         // A member that could not be stored makes the Listing partial: it must not pass for complete.
         const stored = seen.size;
@@ -635,28 +665,30 @@ export class SqliteStore implements Store {
     return Promise.resolve().then(() => {
       const from = Math.max(0, range?.offset ?? 0);
       const to = range ? from + Math.max(0, range.limit) : Number.MAX_SAFE_INTEGER;
-      return this.#all(
+      // Rows as arrays: a 10,000-member listing is read whole for subsumption.
+      const rows = this.#tuples(
         `SELECT m.position, r.address, r.number, r.kind, r.title, r.state, r.author, r.labels,
            r.assignees, r.milestone, r.updated_at, r.comment_count
-         FROM listing_members m JOIN resources r ON r.node_id = m.node_id
+         FROM listing_members m JOIN resources r ON r.id = m.resource_id
          WHERE m.listing_key = ? AND m.position >= ? AND m.position < ?
          ORDER BY m.position`,
         key,
         from,
         to,
-      ).map((r) => ({
-        position: r.position as number,
-        address: r.address as string,
-        number: r.number as number,
-        kind: r.kind as ListingMember["kind"],
-        title: r.title as string,
-        state: r.state as ListingMember["state"],
-        author: r.author as string | null,
-        labels: JSON.parse(r.labels as string),
-        assignees: JSON.parse(r.assignees as string),
-        milestone: r.milestone as string | null,
-        updated_at: r.updated_at as string,
-        comment_count: r.comment_count as number,
+      );
+      return rows.map((r) => ({
+        position: r[0] as number,
+        address: r[1] as string,
+        number: r[2] as number,
+        kind: r[3] as ListingMember["kind"],
+        title: r[4] as string,
+        state: r[5] as ListingMember["state"],
+        author: r[6] as string | null,
+        labels: parseList(r[7] as string),
+        assignees: parseList(r[8] as string),
+        milestone: r[9] as string | null,
+        updated_at: r[10] as string,
+        comment_count: r[11] as number,
       }));
     });
   }
@@ -703,9 +735,9 @@ export class SqliteStore implements Store {
             ELSE 0 END), 0) AS n
          FROM touches t
          LEFT JOIN listings l ON l.key = coalesce(t.target, t.address)
-         LEFT JOIN resources r ON r.node_id = (
-           SELECT node_id FROM resources WHERE address = coalesce(t.target, t.address)
-           UNION ALL SELECT node_id FROM aliases WHERE key = coalesce(t.target, t.address)
+         LEFT JOIN resources r ON r.id = (
+           SELECT id FROM resources WHERE address = coalesce(t.target, t.address)
+           UNION ALL SELECT resource_id FROM aliases WHERE key = coalesce(t.target, t.address)
            LIMIT 1)
          WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
            AND t.status = 'served' AND t.outcome IN ('hit', 'subsumed')`,
