@@ -1,0 +1,833 @@
+/**
+ * The emulator's GraphQL endpoint: GitHub's published schema executed by
+ * graphql-js over the fixture dataset, with GitHub's pagination rules, query
+ * cost, rate limit and error shapes.
+ *
+ * Resolvers are plain objects shaped like the schema: scalar fields are
+ * properties, fields with arguments are functions `(args) => value` (graphql-js's
+ * default resolver calls them), and every object carries `__typename` so
+ * unions and interfaces resolve.
+ *
+ * @example
+ * ```ts
+ * const out = await runGraphql(ds, { query: "{ viewer { login } }" }, bucket, "rgraph-tester");
+ * console.log(out.body);
+ * ```
+ * @module
+ */
+
+import {
+  type DocumentNode,
+  execute,
+  type FieldNode,
+  getNamedType,
+  type GraphQLCompositeType,
+  type GraphQLError,
+  type GraphQLField,
+  isCompositeType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  type SelectionSetNode,
+  validate,
+  type ValueNode,
+} from "graphql";
+import type {
+  CommentRec,
+  CrossRefRec,
+  Dataset,
+  ItemRec,
+  RepoRec,
+  ReviewThreadRec,
+} from "./dataset.ts";
+import { githubSchema } from "./schema.ts";
+import { type ItemFilter, type ItemOrder, parseSearch, search, selectItems } from "./select.ts";
+import { type Bucket, charge } from "./budget.ts";
+
+/** An error GitHub reports with a `type` (NOT_FOUND, RATE_LIMITED, …). */
+export class GitHubGraphqlError extends Error {
+  constructor(readonly type: string, message: string) {
+    super(message);
+  }
+}
+
+const WEB = "https://github.com";
+
+// ---------------------------------------------------------------- connections
+
+interface PageArgs {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+const encodeCursor = (i: number) => btoa(`cursor:v2:${i}`);
+
+function decodeCursor(c: string): number {
+  let text = "";
+  try {
+    text = atob(c);
+  } catch { /* reported below */ }
+  const m = text.match(/^cursor:v2:(\d+)$/);
+  if (!m) {
+    throw new GitHubGraphqlError(
+      "INVALID_CURSOR_ARGUMENTS",
+      `\`${c}\` does not appear to be a valid cursor.`,
+    );
+  }
+  return Number(m[1]);
+}
+
+/** A Relay connection over `list`, sliced by first/after/last/before. */
+function connection<T>(list: T[], args: PageArgs, node: (t: T) => unknown, extra: object = {}) {
+  let start = 0;
+  let end = list.length;
+  if (args.after) start = Math.max(start, decodeCursor(args.after) + 1);
+  if (args.before) end = Math.min(end, decodeCursor(args.before));
+  if (args.first != null) end = Math.min(end, start + args.first);
+  if (args.last != null) start = Math.max(start, end - args.last);
+  if (end < start) end = start;
+  let nodes: unknown[] | null = null;
+  const all = () => (nodes ??= list.slice(start, end).map(node));
+  return {
+    ...extra,
+    totalCount: list.length,
+    pageInfo: {
+      hasNextPage: end < list.length,
+      hasPreviousPage: start > 0,
+      startCursor: end > start ? encodeCursor(start) : null,
+      endCursor: end > start ? encodeCursor(end - 1) : null,
+    },
+    nodes: all,
+    edges: () => all().map((n, i) => ({ cursor: encodeCursor(start + i), node: n })),
+  };
+}
+
+// ---------------------------------------------------------------- objects
+
+/** Renders the records as schema-shaped objects for one request. */
+class Renderer {
+  constructor(readonly ds: Dataset, readonly viewer: string) {}
+
+  actor(login: string | null) {
+    if (!login) return null;
+    const u = this.ds.user(login);
+    const url = u.kind === "Bot" ? `${WEB}/apps/${login}` : `${WEB}/${login}`;
+    return {
+      __typename: u.kind,
+      id: u.nodeId,
+      databaseId: u.databaseId,
+      login,
+      name: null,
+      url,
+      resourcePath: new URL(url).pathname,
+      avatarUrl: `https://avatars.githubusercontent.com/u/${u.databaseId}?v=4`,
+    };
+  }
+
+  repo(r: RepoRec) {
+    const url = `${WEB}/${r.owner}/${r.name}`;
+    const items = () => r.items.values();
+    return {
+      __typename: "Repository",
+      id: r.nodeId,
+      databaseId: r.databaseId,
+      name: r.name,
+      nameWithOwner: `${r.owner}/${r.name}`,
+      owner: {
+        __typename: "Organization",
+        id: `O_kgDO${r.owner}`,
+        login: r.owner,
+        url: `${WEB}/${r.owner}`,
+        resourcePath: `/${r.owner}`,
+      },
+      url,
+      resourcePath: `/${r.owner}/${r.name}`,
+      description: r.description,
+      homepageUrl: null,
+      stargazerCount: r.stars,
+      forkCount: r.forks,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      pushedAt: r.pushedAt,
+      visibility: r.visibility,
+      isPrivate: r.visibility === "PRIVATE",
+      isArchived: r.archived,
+      isFork: false,
+      isMirror: false,
+      isTemplate: false,
+      isDisabled: false,
+      isLocked: false,
+      isEmpty: false,
+      hasIssuesEnabled: true,
+      primaryLanguage: {
+        __typename: "Language",
+        id: `L_${r.language}`,
+        name: r.language,
+        color: "#dea584",
+      },
+      defaultBranchRef: {
+        __typename: "Ref",
+        id: `REF_${r.nodeId}`,
+        name: r.defaultBranch,
+        prefix: "refs/heads/",
+      },
+      issueOrPullRequest: ({ number }: { number: number }) =>
+        this.itemOr(
+          r,
+          number,
+          null,
+          `Could not resolve to an issue or pull request with the number of ${number}.`,
+        ),
+      issue: ({ number }: { number: number }) =>
+        this.itemOr(
+          r,
+          number,
+          "issue",
+          `Could not resolve to an Issue with the number of ${number}.`,
+        ),
+      pullRequest: ({ number }: { number: number }) =>
+        this.itemOr(
+          r,
+          number,
+          "pull",
+          `Could not resolve to a PullRequest with the number of ${number}.`,
+        ),
+      issues: (a: PageArgs & IssuesArgs) => this.items(items(), "issue", a),
+      pullRequests: (a: PageArgs & IssuesArgs) => this.items(items(), "pull", a),
+      labels: (a: PageArgs) =>
+        connection(r.labels, a, (l) => ({
+          __typename: "Label",
+          id: l.nodeId,
+          name: l.name,
+          color: l.color,
+          description: l.description,
+        })),
+      milestones: (a: PageArgs) => connection(r.milestones, a, (m) => this.milestone(r, m.number)),
+      milestone: ({ number }: { number: number }) => this.milestone(r, number),
+      object: ({ expression }: { expression?: string }) => this.blob(r, expression ?? ""),
+    };
+  }
+
+  milestone(r: RepoRec, number: number | null) {
+    const m = r.milestones.find((x) => x.number === number);
+    if (!m) return null;
+    return {
+      __typename: "Milestone",
+      id: m.nodeId,
+      number: m.number,
+      title: m.title,
+      state: m.open ? "OPEN" : "CLOSED",
+      closed: !m.open,
+      url: `${WEB}/${r.owner}/${r.name}/milestone/${m.number}`,
+    };
+  }
+
+  blob(r: RepoRec, expression: string) {
+    const m = expression.match(/^([^:]+):(.+)$/);
+    if (!m || !r.readme || ![r.defaultBranch, "HEAD"].includes(m[1]) || m[2] !== r.readme.name) {
+      return null;
+    }
+    const text = r.readme.text;
+    const oid = pseudoSha(text);
+    return {
+      __typename: "Blob",
+      id: `B_${r.nodeId}_${oid.slice(0, 8)}`,
+      oid,
+      abbreviatedOid: oid.slice(0, 7),
+      byteSize: new TextEncoder().encode(text).length,
+      isBinary: false,
+      isTruncated: false,
+      text,
+      commitUrl: `${WEB}/${r.owner}/${r.name}/commit/${oid}`,
+      commitResourcePath: `/${r.owner}/${r.name}/commit/${oid}`,
+      repository: () => this.repo(r),
+    };
+  }
+
+  itemOr(r: RepoRec, number: number, kind: ItemRec["kind"] | null, message: string) {
+    const it = r.items.get(number);
+    if (!it || (kind && it.kind !== kind)) throw new GitHubGraphqlError("NOT_FOUND", message);
+    return this.item(it);
+  }
+
+  items(all: Iterable<ItemRec>, kind: ItemRec["kind"], a: PageArgs & IssuesArgs) {
+    const f = a.filterBy ?? {};
+    const filter: ItemFilter = {
+      kinds: [kind],
+      states: intersect(a.states ?? undefined, f.states ?? undefined),
+      labelsAny: a.labels ?? undefined,
+      baseRefName: a.baseRefName ?? undefined,
+      headRefName: a.headRefName ?? undefined,
+      since: f.since ?? undefined,
+      author: f.createdBy ?? undefined,
+      assignee: f.assignee === null ? "none" : f.assignee,
+      mentioned: f.mentioned ?? undefined,
+      milestone: f.milestoneNumber != null
+        ? milestoneArg(f.milestoneNumber, "number")
+        : f.milestone != null
+        ? milestoneArg(f.milestone, "databaseId")
+        : undefined,
+    };
+    if (f.labels?.length) filter.labelsAll = f.labels;
+    const field = a.orderBy?.field ?? "CREATED_AT";
+    const order: ItemOrder = {
+      field: field === "UPDATED_AT" ? "updated" : field === "COMMENTS" ? "comments" : "created",
+      direction: a.orderBy?.direction === "DESC" ? "desc" : "asc",
+    };
+    return connection(selectItems(all, filter, order), a, (it) => this.item(it));
+  }
+
+  item(it: ItemRec) {
+    const r = it.repo;
+    const isPull = it.kind === "pull";
+    const url = `${WEB}/${r.owner}/${r.name}/${isPull ? "pull" : "issues"}/${it.number}`;
+    const base = {
+      __typename: isPull ? "PullRequest" : "Issue",
+      id: it.nodeId,
+      databaseId: it.databaseId,
+      fullDatabaseId: String(it.databaseId),
+      number: it.number,
+      title: it.title,
+      body: it.body,
+      bodyText: it.body,
+      bodyHTML: `<p>${escapeHtml(it.body)}</p>`,
+      url,
+      resourcePath: new URL(url).pathname,
+      permalink: url,
+      state: it.state,
+      stateReason: it.stateReason,
+      closed: it.state !== "OPEN",
+      locked: false,
+      activeLockReason: null,
+      author: this.actor(it.author),
+      authorAssociation: it.author === "mara-okafor" ? "OWNER" : "CONTRIBUTOR",
+      createdAt: it.createdAt,
+      updatedAt: it.updatedAt,
+      publishedAt: it.createdAt,
+      lastEditedAt: null,
+      closedAt: it.closedAt,
+      includesCreatedEdit: false,
+      createdViaEmail: false,
+      repository: () => this.repo(r),
+      milestone: () => this.milestone(r, it.milestone),
+      labels: (a: PageArgs) =>
+        connection(it.labels, a, (name) => {
+          const l = r.labels.find((x) => x.name === name);
+          return {
+            __typename: "Label",
+            id: l?.nodeId ?? `LA_${name}`,
+            name,
+            color: l?.color ?? "ededed",
+          };
+        }),
+      assignees: (a: PageArgs) => connection(it.assignees, a, (login) => this.actor(login)),
+      comments: (a: PageArgs & { orderBy?: { field: string; direction: string } }) => {
+        const list = a.orderBy?.direction === "DESC" ? [...it.comments].reverse() : it.comments;
+        return connection(list, a, (c) => this.comment(it, c, url));
+      },
+      timelineItems: (a: PageArgs & { itemTypes?: string[] | null; since?: string | null }) => {
+        const wanted = !a.itemTypes || a.itemTypes.includes("CROSS_REFERENCED_EVENT");
+        const list = wanted ? it.timeline.filter((e) => !a.since || e.createdAt >= a.since) : [];
+        return connection(list, a, (e) => this.crossRef(e), {
+          filteredCount: list.length,
+          pageCount: list.length,
+          updatedAt: it.updatedAt,
+        });
+      },
+    };
+    if (!isPull) return base;
+    const p = it.pull!;
+    return {
+      ...base,
+      merged: p.merged,
+      mergedAt: p.mergedAt,
+      isDraft: p.isDraft,
+      baseRefName: p.baseRefName,
+      headRefName: p.headRefName,
+      additions: p.files.reduce((n, f) => n + f.additions, 0),
+      deletions: p.files.reduce((n, f) => n + f.deletions, 0),
+      changedFiles: p.files.length,
+      files: (a: PageArgs) =>
+        connection(
+          p.files,
+          a,
+          (f) => ({ __typename: "PullRequestChangedFile", ...f, viewerViewedState: "UNVIEWED" }),
+        ),
+      reviewThreads: (a: PageArgs) =>
+        connection(p.reviewThreads, a, (t) => this.thread(it, t, url)),
+      closingIssuesReferences: (a: PageArgs) => connection(p.closes, a, (x) => this.item(x)),
+    };
+  }
+
+  comment(it: ItemRec, c: CommentRec, itemUrl: string) {
+    return {
+      __typename: "IssueComment",
+      id: c.nodeId,
+      databaseId: c.databaseId,
+      fullDatabaseId: String(c.databaseId),
+      author: this.actor(c.author),
+      authorAssociation: "CONTRIBUTOR",
+      body: c.body,
+      bodyText: c.body,
+      bodyHTML: `<p>${escapeHtml(c.body)}</p>`,
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
+      publishedAt: c.createdAt,
+      lastEditedAt: c.updatedAt === c.createdAt ? null : c.updatedAt,
+      includesCreatedEdit: c.updatedAt !== c.createdAt,
+      createdViaEmail: false,
+      isMinimized: false,
+      minimizedReason: null,
+      url: `${itemUrl}#issuecomment-${c.databaseId}`,
+      resourcePath: `${new URL(itemUrl).pathname}#issuecomment-${c.databaseId}`,
+      issue: () => (it.kind === "issue" ? this.item(it) : null),
+      pullRequest: () => (it.kind === "pull" ? this.item(it) : null),
+      repository: () => this.repo(it.repo),
+    };
+  }
+
+  thread(it: ItemRec, t: ReviewThreadRec, prUrl: string) {
+    return {
+      __typename: "PullRequestReviewThread",
+      id: t.nodeId,
+      path: t.path,
+      line: t.line,
+      originalLine: t.line,
+      startLine: null,
+      originalStartLine: null,
+      diffSide: "RIGHT",
+      startDiffSide: null,
+      isResolved: t.isResolved,
+      isOutdated: false,
+      isCollapsed: t.isResolved,
+      subjectType: "LINE",
+      viewerCanReply: false,
+      viewerCanResolve: false,
+      viewerCanUnresolve: false,
+      pullRequest: () => this.item(it),
+      repository: () => this.repo(it.repo),
+      comments: (a: PageArgs) =>
+        connection(t.comments, a, (c) => ({
+          ...this.comment(it, c, prUrl),
+          __typename: "PullRequestReviewComment",
+          path: t.path,
+          line: t.line,
+          originalLine: t.line,
+          diffHunk: `@@ -${t.line},6 +${t.line},7 @@`,
+          outdated: false,
+          state: "SUBMITTED",
+          url: `${prUrl}#discussion_r${c.databaseId}`,
+          resourcePath: `${new URL(prUrl).pathname}#discussion_r${c.databaseId}`,
+        })),
+    };
+  }
+
+  crossRef(e: CrossRefRec) {
+    const targetUrl =
+      `${WEB}/${e.target.repo.owner}/${e.target.repo.name}/issues/${e.target.number}`;
+    return {
+      __typename: "CrossReferencedEvent",
+      id: e.nodeId,
+      actor: this.actor(e.actor),
+      createdAt: e.createdAt,
+      referencedAt: e.createdAt,
+      isCrossRepository: e.source.repo !== e.target.repo,
+      willCloseTarget: e.willCloseTarget,
+      source: () => this.item(e.source),
+      target: () => this.item(e.target),
+      url: `${targetUrl}#ref-${e.databaseId}`,
+      resourcePath: `${new URL(targetUrl).pathname}#ref-${e.databaseId}`,
+    };
+  }
+
+  node(id: string) {
+    const ref = this.ds.nodes.get(id);
+    if (!ref) {
+      return new GitHubGraphqlError(
+        "NOT_FOUND",
+        `Could not resolve to a node with the global id of '${id}'`,
+      );
+    }
+    switch (ref.type) {
+      case "Repository":
+        return this.repo(ref.repo);
+      case "Item":
+        return this.item(ref.item);
+      case "IssueComment":
+        return this.comment(ref.item, ref.comment, this.item(ref.item).url);
+      case "PullRequestReviewComment": {
+        const t = ref.item.pull!.reviewThreads.find((x) => x.comments.includes(ref.comment))!;
+        const url = this.item(ref.item).url;
+        const conn = this.thread(ref.item, t, url).comments({ first: 100 });
+        return (conn.nodes() as { id: string }[]).find((c) => c.id === id) ?? null;
+      }
+      case "User":
+        return this.actor(ref.user.login);
+    }
+  }
+}
+
+interface IssuesArgs {
+  states?: string[] | null;
+  labels?: string[] | null;
+  orderBy?: { field?: string; direction?: string } | null;
+  baseRefName?: string | null;
+  headRefName?: string | null;
+  filterBy?: {
+    since?: string | null;
+    labels?: string[] | null;
+    states?: string[] | null;
+    assignee?: string | null;
+    createdBy?: string | null;
+    mentioned?: string | null;
+    milestone?: string | null;
+    milestoneNumber?: string | null;
+  } | null;
+}
+
+function intersect(a?: string[], b?: string[]): ItemRec["state"][] | undefined {
+  const both = a && b ? a.filter((x) => b.includes(x)) : a ?? b;
+  return both as ItemRec["state"][] | undefined;
+}
+
+function milestoneArg(v: string, numeric: "number" | "databaseId"): ItemFilter["milestone"] {
+  if (v === "*") return { kind: "any" };
+  if (v.toLowerCase() === "none") return { kind: "none" };
+  return numeric === "number"
+    ? { kind: "number", number: Number(v) }
+    : { kind: "databaseId", id: Number(v) };
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** A stable 40-hex digest (FNV-1a, widened): an object id for generated blobs. */
+export function pseudoSha(text: string): string {
+  let out = "";
+  for (let round = 0; round < 5; round++) {
+    let h = 0x811c9dc5 ^ round;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    out += (h >>> 0).toString(16).padStart(8, "0");
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- static analysis
+
+/** What a query will cost, or why GitHub refuses it before executing. */
+interface Analysis {
+  errors: Record<string, unknown>[];
+  requests: number;
+  nodes: number;
+}
+
+const MAX_NODES = 500_000;
+
+function intArg(
+  field: FieldNode,
+  name: string,
+  variables: Record<string, unknown>,
+  defaults: Map<string, unknown>,
+) {
+  const arg = field.arguments?.find((a) => a.name.value === name);
+  if (!arg) return undefined;
+  const v: ValueNode = arg.value;
+  if (v.kind === Kind.INT) return Number(v.value);
+  if (v.kind === Kind.NULL) return null;
+  if (v.kind === Kind.VARIABLE) {
+    const x = v.name.value in variables ? variables[v.name.value] : defaults.get(v.name.value);
+    return typeof x === "number" ? x : x == null ? null : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * GitHub's pre-execution checks: every connection needs `first` or `last`
+ * in 1..100; the query may touch at most 500,000 nodes; its cost is the
+ * number of connection requests / 100 (at least 1).
+ */
+function analyze(
+  doc: DocumentNode,
+  op: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): Analysis {
+  const schema = githubSchema();
+  const fragments = new Map(
+    doc.definitions.flatMap((
+      d,
+    ) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+  );
+  const defaults = new Map<string, unknown>(
+    (op.variableDefinitions ?? []).map((d) => [
+      d.variable.name.value,
+      d.defaultValue?.kind === Kind.INT ? Number(d.defaultValue.value) : undefined,
+    ]),
+  );
+  const out: Analysis = { errors: [], requests: 0, nodes: 0 };
+  const walk = (set: SelectionSetNode, parent: GraphQLCompositeType, multiplier: number) => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.INLINE_FRAGMENT) {
+        const t = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent;
+        if (t && isCompositeType(t)) walk(sel.selectionSet, t, multiplier);
+        continue;
+      }
+      if (sel.kind === Kind.FRAGMENT_SPREAD) {
+        const frag = fragments.get(sel.name.value);
+        const t = frag && schema.getType(frag.typeCondition.name.value);
+        if (frag && t && isCompositeType(t)) walk(frag.selectionSet, t, multiplier);
+        continue;
+      }
+      if (!isObjectType(parent) && !isInterfaceType(parent)) continue;
+      const def: GraphQLField<unknown, unknown> | undefined = parent.getFields()[sel.name.value];
+      if (!def || !sel.selectionSet) continue;
+      const type = getNamedType(def.type);
+      let childMultiplier = multiplier;
+      if (type.name.endsWith("Connection") && def.args.some((a) => a.name === "first")) {
+        const first = intArg(sel, "first", variables, defaults);
+        const last = intArg(sel, "last", variables, defaults);
+        const where = { locations: sel.loc ? [location(sel)] : undefined };
+        const name = sel.name.value;
+        if (first == null && last == null) {
+          out.errors.push({
+            type: "MISSING_PAGINATION_BOUNDARIES",
+            ...where,
+            message:
+              `You must provide a \`first\` or \`last\` value to properly paginate the \`${name}\` connection.`,
+          });
+          continue;
+        }
+        if (first != null && last != null) {
+          out.errors.push({
+            type: "ARGUMENT_LIMIT",
+            ...where,
+            message:
+              `Passing both \`first\` and \`last\` to paginate the \`${name}\` connection is not supported.`,
+          });
+          continue;
+        }
+        const which = first != null ? "first" : "last";
+        const n = (first ?? last)!;
+        if (n > 100) {
+          out.errors.push({
+            type: "EXCESSIVE_PAGINATION",
+            ...where,
+            message:
+              `Requesting ${n} records on the \`${name}\` connection exceeds the \`${which}\` limit of 100 records.`,
+          });
+          continue;
+        }
+        if (n < 0) {
+          out.errors.push({
+            type: "ARGUMENT_LIMIT",
+            ...where,
+            message: `\`${which}\` on the \`${name}\` connection cannot be less than zero.`,
+          });
+          continue;
+        }
+        out.requests += multiplier;
+        out.nodes += multiplier * n;
+        childMultiplier = multiplier * Math.max(n, 1);
+      }
+      if (isCompositeType(type)) walk(sel.selectionSet, type, childMultiplier);
+    }
+  };
+  const root = op.operation === "query" ? schema.getQueryType() : schema.getMutationType();
+  if (root) walk(op.selectionSet, root, 1);
+  if (out.nodes > MAX_NODES) {
+    out.errors.push({
+      type: "MAX_NODE_LIMIT_EXCEEDED",
+      message: `This query requests up to ${
+        out.nodes.toLocaleString("en-US")
+      } possible nodes which exceeds the maximum limit of 500,000.`,
+    });
+  }
+  return out;
+}
+
+function location(node: { loc?: { startToken: { line: number; column: number } } }) {
+  return { line: node.loc!.startToken.line, column: node.loc!.startToken.column };
+}
+
+// ---------------------------------------------------------------- errors
+
+/** graphql-js validation messages rewritten in GitHub's words. */
+function validationError(e: GraphQLError): Record<string, unknown> {
+  const locations = e.locations;
+  let m = e.message.match(/^Cannot query field "(\w+)" on type "(\w+)"\./);
+  if (m) {
+    return {
+      path: undefined,
+      extensions: { code: "undefinedField", typeName: m[2], fieldName: m[1] },
+      locations,
+      message: `Field '${m[1]}' doesn't exist on type '${m[2]}'`,
+    };
+  }
+  m = e.message.match(/^Unknown argument "(\w+)" on field "(\w+)\.(\w+)"\./);
+  if (m) {
+    return {
+      extensions: {
+        code: "argumentNotAccepted",
+        name: m[3],
+        typeName: "Field",
+        argumentName: m[1],
+      },
+      locations,
+      message: `Field '${m[3]}' doesn't accept argument '${m[1]}'`,
+    };
+  }
+  m = e.message.match(
+    /^Field "(\w+)" argument "(\w+)" of type ".*" is required, but it was not provided\./,
+  );
+  if (m) {
+    return {
+      extensions: {
+        code: "missingRequiredArguments",
+        className: "Field",
+        name: m[1],
+        arguments: m[2],
+      },
+      locations,
+      message: `Field '${m[1]}' is missing required arguments: ${m[2]}`,
+    };
+  }
+  return { locations, message: e.message };
+}
+
+function executionError(e: GraphQLError): Record<string, unknown> {
+  const orig = e.originalError;
+  const type = orig instanceof GitHubGraphqlError ? orig.type : undefined;
+  return { ...(type ? { type } : {}), path: e.path, locations: e.locations, message: e.message };
+}
+
+// ---------------------------------------------------------------- entry point
+
+/** A GraphQL request body. */
+export interface GraphqlRequest {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+/** Status and JSON body of a GraphQL answer. */
+export interface GraphqlResponse {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Validates, costs, charges and executes one GraphQL request for an
+ * authenticated caller whose points live in `bucket`.
+ */
+export async function runGraphql(
+  ds: Dataset,
+  req: GraphqlRequest,
+  bucket: Bucket,
+  viewer: string,
+): Promise<GraphqlResponse> {
+  if (typeof req.query !== "string") {
+    return {
+      status: 200,
+      body: { errors: [{ message: "A query attribute must be specified and must be a string." }] },
+    };
+  }
+  let doc: DocumentNode;
+  try {
+    doc = parse(req.query);
+  } catch (e) {
+    const err = e as GraphQLError;
+    return { status: 200, body: { errors: [{ message: err.message, locations: err.locations }] } };
+  }
+  const schema = githubSchema();
+  const invalid = validate(schema, doc);
+  if (invalid.length) return { status: 200, body: { errors: invalid.map(validationError) } };
+  const ops = doc.definitions.filter((d): d is OperationDefinitionNode =>
+    d.kind === Kind.OPERATION_DEFINITION
+  );
+  const op = typeof req.operationName === "string"
+    ? ops.find((o) => o.name?.value === req.operationName)
+    : ops.length === 1
+    ? ops[0]
+    : undefined;
+  if (!op) return { status: 200, body: { errors: [{ message: "An operation name is required" }] } };
+  if (op.operation !== "query") {
+    return {
+      status: 200,
+      body: { errors: [{ message: "The emulator serves queries only (no mutations)." }] },
+    };
+  }
+  const variables =
+    (req.variables && typeof req.variables === "object" ? req.variables : {}) as Record<
+      string,
+      unknown
+    >;
+  const analysis = analyze(doc, op, variables);
+  if (analysis.errors.length) return { status: 200, body: { errors: analysis.errors } };
+  const cost = Math.max(1, Math.round(analysis.requests / 100));
+  if (!charge(bucket, cost)) {
+    return {
+      status: 200,
+      body: {
+        errors: [{
+          type: "RATE_LIMITED",
+          message: `API rate limit already exceeded for user ID ${ds.user(viewer).databaseId}.`,
+        }],
+      },
+    };
+  }
+  const r = new Renderer(ds, viewer);
+  const root = {
+    repository: ({ owner, name }: { owner: string; name: string }) => {
+      const found = ds.repo(owner, name);
+      if (!found) {
+        throw new GitHubGraphqlError(
+          "NOT_FOUND",
+          `Could not resolve to a Repository with the name '${owner}/${name}'.`,
+        );
+      }
+      return r.repo(found.repo);
+    },
+    search: (a: PageArgs & { query: string; type: string }) => {
+      const items = a.type === "ISSUE" ? search(ds.repos, parseSearch(a.query)) : [];
+      return connection(items.slice(0, 1000), a, (it) => r.item(it), {
+        issueCount: a.type === "ISSUE" ? items.length : 0,
+        codeCount: 0,
+        discussionCount: 0,
+        repositoryCount: 0,
+        userCount: 0,
+        wikiCount: 0,
+      });
+    },
+    rateLimit: () => ({
+      __typename: "RateLimit",
+      cost,
+      limit: bucket.limit,
+      remaining: bucket.limit - bucket.used,
+      used: bucket.used,
+      resetAt: new Date(bucket.resetAt * 1000).toISOString().replace(".000Z", "Z"),
+      nodeCount: analysis.nodes,
+    }),
+    node: ({ id }: { id: string }) => {
+      const n = r.node(id);
+      if (n instanceof Error) throw n;
+      return n;
+    },
+    nodes: ({ ids }: { ids: string[] }) => ids.map((id) => r.node(id)),
+    viewer: () => r.actor(viewer),
+  };
+  const result = await execute({
+    schema,
+    document: doc,
+    rootValue: root,
+    variableValues: variables,
+    operationName: op.name?.value,
+  });
+  const body: Record<string, unknown> = {};
+  if (result.errors?.length) body.errors = result.errors.map(executionError);
+  if (result.data !== undefined) body.data = result.data;
+  return { status: 200, body };
+}

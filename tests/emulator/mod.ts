@@ -1,0 +1,261 @@
+/**
+ * A local GitHub emulator for rgraph's tests and benchmark: GraphQL (GitHub's
+ * published schema over a fixture dataset) and the REST endpoints of the
+ * anonymous fallback, with GitHub's auth, rate limits, ETags, redirects and
+ * error shapes, on `127.0.0.1` and a free port.
+ *
+ * @example
+ * ```ts
+ * import { startEmulator } from "./tests/emulator/mod.ts";
+ * const gh = await startEmulator({ latencyMs: 0 });
+ * const res = await fetch(gh.graphqlUrl, {
+ *   method: "POST",
+ *   headers: { authorization: `bearer ${gh.token}` },
+ *   body: JSON.stringify({ query: "{ viewer { login } }" }),
+ * });
+ * console.log(await res.json(), gh.requests());
+ * await gh.close();
+ * ```
+ * @module
+ */
+
+import { FACTS } from "./facts.ts";
+import { buildDataset, type Dataset, type ItemRec, nodeId as makeNodeId } from "./dataset.ts";
+import { runGraphql } from "./graphql.ts";
+import { newBucket, rateHeaders, refresh } from "./budget.ts";
+import { handleRest, type RestCaller } from "./rest.ts";
+import { githubSchema } from "./schema.ts";
+
+/** Options of {@link startEmulator}. */
+export interface EmulatorOptions {
+  /** Delay before every answer, in milliseconds (default 0). */
+  latencyMs?: number;
+  /** Anonymous REST requests per hour (default 60, GitHub's). */
+  anonymousLimit?: number;
+  /** Authenticated REST requests per hour (default 5000). */
+  restLimit?: number;
+  /** GraphQL points per hour (default 5000). */
+  graphqlLimit?: number;
+  /** The one valid token (default `FACTS.token`, "test-token"). */
+  token?: string;
+  /** Port to listen on (default 0: any free port). */
+  port?: number;
+}
+
+/** Requests served since start or the last {@link Emulator.resetCounts}. 304s and injected failures count. */
+export interface RequestCounts {
+  graphql: number;
+  rest: number;
+  total: number;
+  /** REST answers that were 304 Not Modified. */
+  notModified: number;
+}
+
+/** Changes {@link Emulator.editIssue} can make; each bumps `updatedAt`. */
+export interface IssuePatch {
+  title?: string;
+  body?: string;
+  state?: "OPEN" | "CLOSED";
+  labels?: string[];
+  assignees?: string[];
+}
+
+/** How an injected failure answers: an HTTP status, a GraphQL timeout error, or a dropped connection. */
+export type Failure = number | "graphql-timeout" | "reset";
+
+/** A running emulator. */
+export interface Emulator {
+  /** Base URL of the REST API, e.g. `http://127.0.0.1:41234`. */
+  apiUrl: string;
+  /** `${apiUrl}/graphql`. */
+  graphqlUrl: string;
+  /** The token GraphQL and authenticated REST accept. */
+  token: string;
+  /** The live dataset (mutations show up in answers at once). */
+  dataset: Dataset;
+  requests(): RequestCounts;
+  resetCounts(): void;
+  setLatency(ms: number): void;
+  /** Adds a comment (bumping the item's `updatedAt`); returns its node id. */
+  addComment(owner: string, repo: string, number: number, body: string, author?: string): string;
+  editIssue(owner: string, repo: string, number: number, patch: IssuePatch): void;
+  /** Refills every rate-limit bucket (as if the hour had passed). */
+  resetBudget(): void;
+  /** The next `n` requests (of any kind) fail with `failure` (default 502). */
+  failNext(n: number, failure?: Failure): void;
+  close(): Promise<void>;
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** Starts an emulator; resolves once it is listening. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  githubSchema(); // build before the first request so latency figures are not skewed
+  const ds = buildDataset();
+  const token = options.token ?? FACTS.token;
+  let latency = options.latencyMs ?? 0;
+  const counts: RequestCounts = { graphql: 0, rest: 0, total: 0, notModified: 0 };
+  const failures: Failure[] = [];
+  const makeBuckets = () => ({
+    graphql: newBucket(options.graphqlLimit ?? 5000),
+    core: newBucket(options.restLimit ?? 5000),
+    anonymous: newBucket(options.anonymousLimit ?? 60),
+    search: newBucket(30, 60),
+    anonymousSearch: newBucket(10, 60),
+  });
+  let buckets = makeBuckets();
+  let requestSeq = 0;
+
+  const handler = async (req: Request): Promise<Response> => {
+    const url = new URL(req.url);
+    const isGraphql = url.pathname === "/graphql" || url.pathname === "/api/graphql";
+    counts.total++;
+    if (isGraphql) counts.graphql++;
+    else counts.rest++;
+    if (latency > 0) await new Promise((r) => setTimeout(r, latency));
+    const requestId = `EMU${(++requestSeq).toString(16).toUpperCase().padStart(6, "0")}`;
+    const common = {
+      "x-github-request-id": requestId,
+      "x-github-media-type": "github.v3; format=json",
+    };
+    const failure = failures.shift();
+    if (failure !== undefined) return failed(failure, requestId, common);
+
+    const auth = req.headers.get("authorization")?.match(/^(?:bearer|token)\s+(\S+)\s*$/i);
+    const presented = auth?.[1] ?? null;
+    if (presented !== null && presented !== token) {
+      return json(401, {
+        message: "Bad credentials",
+        documentation_url: "https://docs.github.com/rest",
+        status: "401",
+      }, common);
+    }
+    if (isGraphql) {
+      if (presented === null) {
+        return json(401, {
+          message: "This endpoint requires you to be authenticated.",
+          documentation_url:
+            "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql",
+        }, common);
+      }
+      if (req.method !== "POST") return json(404, { message: "Not Found" }, common);
+      let body: unknown;
+      try {
+        body = await req.json();
+      } catch {
+        return json(400, { message: "Problems parsing JSON" }, common);
+      }
+      const out = await runGraphql(
+        ds,
+        (body ?? {}) as Record<string, unknown>,
+        buckets.graphql,
+        FACTS.viewerLogin,
+      );
+      return json(out.status, out.body, { ...common, ...rateHeaders(buckets.graphql, "graphql") });
+    }
+    const caller: RestCaller = presented === null
+      ? { kind: "anonymous", core: buckets.anonymous, search: buckets.anonymousSearch }
+      : { kind: "token", token: presented, core: buckets.core, search: buckets.search };
+    const res = handleRest(ds, req, url, caller, `${url.protocol}//${url.host}`);
+    if (res.status === 304) counts.notModified++;
+    for (const [k, v] of Object.entries(common)) res.headers.set(k, v);
+    return res;
+  };
+
+  const listening = Promise.withResolvers<void>();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => listening.resolve() },
+    handler,
+  );
+  await listening.promise;
+  const apiUrl = `http://127.0.0.1:${server.addr.port}`;
+
+  const find = (owner: string, repo: string, number: number): ItemRec => {
+    const item = ds.repo(owner, repo)?.repo.items.get(number);
+    if (!item) throw new Error(`emulator: no item ${owner}/${repo}#${number}`);
+    return item;
+  };
+
+  return {
+    apiUrl,
+    graphqlUrl: `${apiUrl}/graphql`,
+    token,
+    dataset: ds,
+    requests: () => ({ ...counts }),
+    resetCounts() {
+      counts.graphql =
+        counts.rest =
+        counts.total =
+        counts.notModified =
+          0;
+    },
+    setLatency(ms) {
+      latency = ms;
+    },
+    addComment(owner, repo, number, body, author = "zoe-whitfield") {
+      const item = find(owner, repo, number);
+      const databaseId = ds.nextId();
+      const at = ds.tick();
+      ds.user(author);
+      const nodeId = makeNodeId("IC", item.repo.databaseId, databaseId);
+      const comment = { databaseId, nodeId, author, body, createdAt: at, updatedAt: at };
+      item.comments.push(comment);
+      item.updatedAt = at;
+      ds.nodes.set(nodeId, { type: "IssueComment", comment, item });
+      return nodeId;
+    },
+    editIssue(owner, repo, number, patch) {
+      const item = find(owner, repo, number);
+      const at = ds.tick();
+      if (patch.title !== undefined) item.title = patch.title;
+      if (patch.body !== undefined) item.body = patch.body;
+      if (patch.labels !== undefined) item.labels = [...patch.labels];
+      if (patch.assignees !== undefined) item.assignees = [...patch.assignees];
+      if (patch.state !== undefined && patch.state !== item.state) {
+        item.state = patch.state;
+        item.closedAt = patch.state === "CLOSED" ? at : null;
+        item.stateReason = patch.state === "CLOSED" && item.kind === "issue" ? "COMPLETED" : null;
+      }
+      item.updatedAt = at;
+    },
+    resetBudget() {
+      buckets = makeBuckets();
+      Object.values(buckets).forEach(refresh);
+    },
+    failNext(n, failure = 502) {
+      for (let i = 0; i < n; i++) failures.push(failure);
+    },
+    async close() {
+      await server.shutdown();
+    },
+  };
+}
+
+function json(status: number, body: unknown, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": JSON_TYPE, ...headers },
+  });
+}
+
+function failed(failure: Failure, requestId: string, headers: Record<string, string>): Response {
+  if (failure === "graphql-timeout") {
+    return json(200, {
+      data: null,
+      errors: [{
+        message:
+          `Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include \`${requestId}\` when reporting this issue.`,
+      }],
+    }, headers);
+  }
+  if (failure === "reset") {
+    // Headers go out, then the body stream errors: the client sees the connection drop mid-answer.
+    const body = new ReadableStream({
+      start(controller) {
+        controller.error(new Error("connection reset by emulator"));
+      },
+    });
+    return new Response(body, { status: 200, headers: { "content-type": JSON_TYPE, ...headers } });
+  }
+  return json(failure, { message: failure >= 500 ? "Server Error" : "Error" }, headers);
+}
