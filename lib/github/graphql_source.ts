@@ -1,0 +1,414 @@
+/**
+ * The GraphQL source (used with a token): items by number in aliased
+ * batches, Listings a page of 100 (issues) or 40 (pull requests) at a time at
+ * full depth, long threads finished with batched continuation queries, and
+ * `updatedAt` probes for revalidation. Renamed repositories and transferred
+ * issues that GraphQL does not resolve are located through REST's 301s.
+ *
+ * @example
+ * ```ts
+ * import { GraphqlSource } from "./graphql_source.ts";
+ * const source = new GraphqlSource(client, rest);
+ * for await (const page of source.listingPages(address, 500)) store(page.items);
+ * ```
+ * @module
+ */
+
+import type { ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
+import { type Decoder, nullable, num, obj, str } from "./decode.ts";
+import type { GqlResult, GraphqlClient } from "./graphql.ts";
+import { itemResource, readmeName, repositoryResource, splitNameWithOwner } from "./map.ts";
+import {
+  type Continuation,
+  CONTINUATION_BATCH,
+  type ContinuationField,
+  continuations,
+  ITEM_BATCH,
+  itemsByNumber,
+  listingPage,
+  listingSince,
+  pageSize,
+  planListing,
+  PROBE_BATCH,
+  probeItems,
+  probeRepository,
+  readmeBlob,
+  repository as repositoryQuery,
+} from "./queries.ts";
+import type { RestClient } from "./rest.ts";
+import {
+  type Budget,
+  type ChangedHead,
+  type Fetched,
+  type ListingPage,
+  type Revalidated,
+  type Source,
+  type StoredHead,
+  UnavailableError,
+} from "./source.ts";
+import {
+  CommentNode,
+  connection,
+  CrossReference,
+  ItemHead,
+  ItemNode,
+  ItemProbe,
+  type Page,
+  RepoHead,
+  RepositoryNode,
+  RepositoryProbe,
+  ReviewCommentNode,
+  ReviewThread,
+} from "./types.ts";
+
+const CONTINUATION_DECODERS: Record<ContinuationField, Decoder<Page<unknown>>> = {
+  comments: connection(CommentNode),
+  timelineItems: connection(CrossReference),
+  files: connection(obj({ path: str })),
+  reviewThreads: connection(ReviewThread),
+  threadComments: connection(ReviewCommentNode),
+  closingIssuesReferences: connection(obj({ url: str })),
+};
+
+/** A connection still to be completed, and the page object its nodes go into. */
+interface Open {
+  cont: Continuation;
+  into: Page<unknown>;
+}
+
+function chunks<T>(xs: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += size) out.push(xs.slice(i, i + size));
+  return out;
+}
+
+function openThreads(threads: ReviewThread[]): Open[] {
+  return threads.filter((t) => t.comments.pageInfo.hasNextPage).map((t) => ({
+    cont: {
+      nodeId: t.id,
+      type: "PullRequestReviewThread",
+      field: "threadComments",
+      after: t.comments.pageInfo.endCursor!,
+    },
+    into: t.comments as Page<unknown>,
+  }));
+}
+
+/** Every nested connection of `node` that has more than one page. */
+function openConnections(node: ItemNode): Open[] {
+  const type = node.__typename;
+  const fields: [ContinuationField, Page<unknown>][] = [
+    ["comments", node.comments],
+    ["timelineItems", node.timelineItems],
+  ];
+  if (node.__typename === "PullRequest") {
+    fields.push(
+      ["files", node.files],
+      ["reviewThreads", node.reviewThreads],
+      ["closingIssuesReferences", node.closingIssuesReferences],
+    );
+  }
+  const out: Open[] = fields.filter(([, page]) => page.pageInfo.hasNextPage).map((
+    [field, into],
+  ) => ({
+    cont: { nodeId: node.id, type, field, after: into.pageInfo.endCursor! },
+    into,
+  }));
+  if (node.__typename === "PullRequest") out.push(...openThreads(node.reviewThreads.nodes));
+  return out;
+}
+
+function repoOf(result: GqlResult, alias = "repository"): RepoHead | null {
+  const v = result.data[alias];
+  return v === null || v === undefined ? null : RepoHead(v, alias);
+}
+
+function changedHead(h: ItemHead): ChangedHead {
+  return {
+    number: h.number,
+    kind: h.__typename === "Issue" ? "issue" : "pull_request",
+    updated_at: h.updatedAt,
+    state: h.state === "OPEN" ? "open" : h.state === "MERGED" ? "merged" : "closed",
+    author: h.author?.login ?? null,
+    labels: h.labels.map((l) => l.name),
+    assignees: h.assignees.map((a) => a.login),
+    milestone: h.milestone?.title ?? null,
+  };
+}
+
+/** The later of two ISO times (a repository changes on push as well as on edits). */
+function later(a: string, b: string | null): string {
+  return b !== null && b > a ? b : a;
+}
+
+/** The GraphQL implementation of {@link Source}. */
+export class GraphqlSource implements Source {
+  readonly mode = "graphql";
+  constructor(readonly client: GraphqlClient, readonly rest: RestClient | null) {}
+
+  requests(): number {
+    return this.client.requests + (this.rest?.requests ?? 0);
+  }
+
+  budget(): Budget {
+    const r = this.client.rate;
+    return { remaining: r?.remaining ?? null, limit: null, resetAt: r?.resetAt ?? null };
+  }
+
+  affordable(estimate: number): boolean {
+    return estimate <= 5000;
+  }
+
+  async items(
+    owner: string,
+    repo: string,
+    numbers: number[],
+  ): Promise<Map<number, Fetched<ItemResource>>> {
+    const out = new Map<number, Fetched<ItemResource>>();
+    await Promise.all(
+      chunks(numbers, ITEM_BATCH).map(async (batch) => {
+        for (const [n, r] of await this.#itemBatch(owner, repo, batch)) out.set(n, r);
+      }),
+    );
+    return out;
+  }
+
+  async #itemBatch(
+    owner: string,
+    repo: string,
+    numbers: number[],
+  ): Promise<Map<number, Fetched<ItemResource>>> {
+    const fetchedAt = new Date().toISOString();
+    const result = await this.client.query(itemsByNumber(owner, repo, numbers));
+    const out = new Map<number, Fetched<ItemResource>>();
+    const head = repoOf(result);
+    if (head && head.visibility !== "PUBLIC") {
+      for (const n of numbers) out.set(n, { status: "not_public" });
+      return out;
+    }
+    const found: [number, ItemNode][] = [];
+    const missing: number[] = [];
+    numbers.forEach((n, i) => {
+      const raw = head ? (result.data.repository as Record<string, unknown>)[`i${i}`] : null;
+      if (raw === null || raw === undefined) return missing.push(n);
+      const node = ItemNode(raw, `repository.i${i}`);
+      if (node.repository.visibility !== "PUBLIC") out.set(n, { status: "not_public" });
+      else found.push([n, node]);
+    });
+    await this.#complete(found.map(([, node]) => node));
+    for (const [n, node] of found) {
+      out.set(n, { status: "ok", value: itemResource(node, fetchedAt) });
+    }
+    for (const n of missing) out.set(n, await this.#moved(owner, repo, n));
+    return out;
+  }
+
+  /** A number GraphQL does not find: a transferred issue or renamed repository REST still redirects. */
+  async #moved(owner: string, repo: string, n: number): Promise<Fetched<ItemResource>> {
+    const located = await this.rest?.locateItem(owner, repo, n);
+    if (!located || located.status !== "moved") {
+      return { status: located?.status === "not_public" ? "not_public" : "not_found" };
+    }
+    const { owner: o, repo: r, number } = located;
+    if (
+      o.toLowerCase() === owner.toLowerCase() && r.toLowerCase() === repo.toLowerCase() &&
+      number === n
+    ) {
+      return { status: "not_found" };
+    }
+    const again = (await this.#itemBatch(o, r, [number])).get(number);
+    return again ?? { status: "not_found" };
+  }
+
+  /** Fetches the remaining pages of every long thread, batched across items. */
+  async #complete(nodes: ItemNode[]): Promise<void> {
+    let open = nodes.flatMap(openConnections);
+    while (open.length) {
+      const next: Open[] = [];
+      await Promise.all(
+        chunks(open, CONTINUATION_BATCH).map(async (batch) => {
+          const result = await this.client.query(continuations(batch.map((o) => o.cont)));
+          batch.forEach((o, i) => {
+            const owner = result.data[`c${i}`] as Record<string, unknown> | null;
+            if (!owner) return; // the node vanished meanwhile: keep what we have
+            const field = o.cont.field === "threadComments" ? "comments" : o.cont.field;
+            const page = CONTINUATION_DECODERS[o.cont.field](owner[field], `c${i}.${field}`);
+            o.into.nodes.push(...page.nodes);
+            o.into.pageInfo = page.pageInfo;
+            if (page.pageInfo.hasNextPage) {
+              next.push({ cont: { ...o.cont, after: page.pageInfo.endCursor! }, into: o.into });
+            }
+            if (o.cont.field === "reviewThreads") {
+              next.push(...openThreads(page.nodes as ReviewThread[]));
+            }
+          });
+        }),
+      );
+      open = next;
+    }
+  }
+
+  async revalidateItems(
+    owner: string,
+    repo: string,
+    stored: StoredHead[],
+  ): Promise<Map<number, Revalidated<ItemResource>>> {
+    const out = new Map<number, Revalidated<ItemResource>>();
+    const refetch: number[] = [];
+    await Promise.all(
+      chunks(stored, PROBE_BATCH).map(async (batch) => {
+        const result = await this.client.query(probeItems(owner, repo, batch.map((s) => s.number)));
+        const head = repoOf(result);
+        batch.forEach((s, i) => {
+          if (head && head.visibility !== "PUBLIC") {
+            return out.set(s.number, { status: "not_public" });
+          }
+          const raw = head ? (result.data.repository as Record<string, unknown>)[`i${i}`] : null;
+          const probe = raw ? ItemProbe(raw, `repository.i${i}`) : null;
+          if (probe && probe.updatedAt === s.updated_at) out.set(s.number, { status: "unchanged" });
+          else refetch.push(s.number);
+        });
+      }),
+    );
+    if (refetch.length) {
+      for (const [n, r] of await this.items(owner, repo, refetch)) out.set(n, r);
+    }
+    return out;
+  }
+
+  async repository(
+    owner: string,
+    repo: string,
+    stored: { updated_at: string; etag: string | null } | null,
+  ): Promise<Revalidated<RepositoryResource>> {
+    if (stored) {
+      const result = await this.client.query(probeRepository(owner, repo));
+      const raw = result.data.repository;
+      if (raw) {
+        const probe = RepositoryProbe(raw, "repository");
+        if (probe.visibility !== "PUBLIC") return { status: "not_public" };
+        if (later(probe.updatedAt, probe.pushedAt) === stored.updated_at) {
+          return { status: "unchanged" };
+        }
+      }
+    }
+    return await this.#repository(owner, repo, true);
+  }
+
+  async #repository(
+    owner: string,
+    repo: string,
+    locate: boolean,
+  ): Promise<Fetched<RepositoryResource>> {
+    const fetchedAt = new Date().toISOString();
+    const result = await this.client.query(repositoryQuery(owner, repo));
+    const raw = result.data.repository;
+    if (!raw) {
+      const located = locate ? await this.rest?.locateRepository(owner, repo) : null;
+      if (located?.status === "moved") {
+        return await this.#repository(located.owner, located.repo, false);
+      }
+      return { status: located?.status === "not_public" ? "not_public" : "not_found" };
+    }
+    const node = RepositoryNode(raw, "repository");
+    if (node.visibility !== "PUBLIC") return { status: "not_public" };
+    let readme: { path: string; text: string } | null = null;
+    if (typeof node.readme?.text === "string") {
+      readme = { path: "README.md", text: node.readme.text };
+    } else {
+      const name = readmeName(node.root?.entries ?? []);
+      if (name) {
+        const { owner: o, repo: r } = splitNameWithOwner(node.nameWithOwner);
+        const blob = await this.client.query(readmeBlob(o, r, name));
+        const text = nullable(obj({ readme: nullable(obj({ text: nullable(str) })) }))(
+          blob.data.repository,
+          "repository",
+        )?.readme?.text;
+        if (typeof text === "string") readme = { path: name, text };
+      }
+    }
+    const resource = repositoryResource(node, readme, fetchedAt);
+    resource.updated_at = later(node.updatedAt, node.pushedAt);
+    return { status: "ok", value: resource };
+  }
+
+  async *listingPages(address: ListingAddress, limit: number): AsyncGenerator<ListingPage> {
+    const plan = planListing(address);
+    const size = pageSize(address);
+    const fetchPage = (after: string | null, want: number) =>
+      this.client.query((attempt) =>
+        listingPage(address.owner, address.repo, plan, Math.max(1, want >> attempt), after)
+      );
+    const fetchedAt = new Date().toISOString();
+    let fetched = 0;
+    // Members with threads longer than a page wait here, so their
+    // continuations are batched across pages instead of one request per page.
+    let deferred: ItemNode[] = [];
+    let pending: Promise<GqlResult> | null = fetchPage(null, Math.min(size, limit));
+    while (pending) {
+      const result: GqlResult = await pending;
+      pending = null;
+      let conn: unknown;
+      let total: number | null = null;
+      if (plan.via === "search") {
+        conn = result.data.search;
+        total = obj({ issueCount: num })(conn, "search").issueCount;
+      } else {
+        const head = repoOf(result);
+        if (!head) throw new UnavailableError("not_found");
+        if (head.visibility !== "PUBLIC") throw new UnavailableError("not_public");
+        conn = (result.data.repository as Record<string, unknown>)[plan.via];
+      }
+      const c = connection(ItemNode)(conn, plan.via);
+      if (c.nodes.some((n) => n.repository.visibility !== "PUBLIC")) {
+        throw new UnavailableError("not_public");
+      }
+      const nodes = c.nodes.slice(0, limit - fetched);
+      fetched += nodes.length;
+      if (c.pageInfo.hasNextPage && fetched < limit && nodes.length > 0) {
+        // Ask for the next page now: its latency overlaps storing this one.
+        pending = fetchPage(c.pageInfo.endCursor, Math.min(size, limit - fetched));
+        pending.catch(() => {});
+      }
+      const ready = nodes.filter((n) => openConnections(n).length === 0);
+      deferred.push(...nodes.filter((n) => openConnections(n).length > 0));
+      if (deferred.length >= CONTINUATION_BATCH || (!pending && deferred.length)) {
+        await this.#complete(deferred);
+        ready.push(...deferred);
+        deferred = [];
+      }
+      yield {
+        items: ready.map((n) => itemResource(n, fetchedAt)),
+        totalCount: total ?? c.totalCount ?? fetched,
+      };
+    }
+  }
+
+  async listingChanges(
+    address: ListingAddress,
+    since: string,
+  ): Promise<{ totalCount: number | null; changed: ChangedHead[] } | null> {
+    const plan = planListing(address);
+    if (plan.via === "search") return null;
+    const changed: ChangedHead[] = [];
+    let totalCount = 0;
+    let after: string | null = null;
+    for (;;) {
+      const result = await this.client.query(
+        listingSince(address.owner, address.repo, plan, since, after),
+      );
+      const head = repoOf(result);
+      if (!head) throw new UnavailableError("not_found");
+      if (head.visibility !== "PUBLIC") throw new UnavailableError("not_public");
+      const repoData = result.data.repository as Record<string, unknown>;
+      totalCount = obj({ totalCount: num })(repoData.count, "count").totalCount;
+      const page = connection(ItemHead)(repoData.changed, "changed");
+      const fresh = page.nodes.filter((h) => h.updatedAt >= since).map(changedHead);
+      changed.push(...fresh);
+      // Pull requests cannot be filtered by `since`: stop at the first older one.
+      if (!page.pageInfo.hasNextPage || fresh.length < page.nodes.length) break;
+      after = page.pageInfo.endCursor;
+    }
+    return { totalCount, changed };
+  }
+}

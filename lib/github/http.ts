@@ -1,0 +1,111 @@
+/**
+ * What both GitHub clients share: a bound on requests in flight, retries with
+ * backoff for transient failures, and the errors the Sweep tells apart.
+ *
+ * @example
+ * ```ts
+ * import { Limiter, withRetries } from "./http.ts";
+ * const limiter = new Limiter(4);
+ * const text = await withRetries(() => limiter.run(() => fetch(url).then((r) => r.text())));
+ * ```
+ * @module
+ */
+
+/** GitHub's budget is spent: the rest of the Sweep waits for the next run. */
+export class RateLimitedError extends Error {
+  constructor(readonly resetAt: string | null, detail = "GitHub rate limit reached") {
+    super(resetAt ? `${detail} (resets ${resetAt})` : detail);
+    this.name = "RateLimitedError";
+  }
+}
+
+/** A failure worth retrying: 5xx, timeouts, connection resets, GraphQL execution timeouts. */
+export class TransientError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TransientError";
+  }
+}
+
+/** GitHub refused the credentials (bad or expired token): no Touch is at fault. */
+export class AuthError extends Error {
+  constructor(status: number) {
+    super(`GitHub refused the token (HTTP ${status}); check [github] token or 'gh auth status'`);
+    this.name = "AuthError";
+  }
+}
+
+/** Runs at most `max` tasks at once (GitHub's secondary limits punish bursts). */
+export class Limiter {
+  #active = 0;
+  #queue: (() => void)[] = [];
+  constructor(readonly max: number) {}
+
+  /** Runs `task` when a slot is free. */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#active >= this.max) await new Promise<void>((r) => this.#queue.push(r));
+    this.#active++;
+    try {
+      return await task();
+    } finally {
+      this.#active--;
+      this.#queue.shift()?.();
+    }
+  }
+}
+
+/** How retries back off. */
+export interface RetryPolicy {
+  attempts: number;
+  baseMs: number;
+}
+
+/** Four tries, 0.4 s, 0.8 s, 1.6 s apart (plus jitter). */
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseMs: 400 };
+
+/**
+ * Runs `task`, retrying on {@link TransientError} with exponential backoff;
+ * `onRetry` may shrink the next attempt (a smaller GraphQL page after a timeout).
+ * The last transient error is rethrown: the caller gives its Touches back as pending.
+ */
+export async function withRetries<T>(
+  task: (attempt: number) => Promise<T>,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): Promise<T> {
+  for (let attempt = 0;; attempt++) {
+    try {
+      return await task(attempt);
+    } catch (e) {
+      if (!(e instanceof TransientError) || attempt + 1 >= policy.attempts) throw e;
+      const delay = policy.baseMs * 2 ** attempt * (1 + Math.random() * 0.25);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+/** True for an HTTP status worth retrying. */
+export function isTransientStatus(status: number): boolean {
+  return status >= 500 || status === 408;
+}
+
+/** Replaces every occurrence of `secret` in `text` (error messages never carry the token). */
+export function scrub(text: string, secret: string | null): string {
+  if (!secret) return text;
+  return text.split(secret).join("[token]");
+}
+
+/** A fetch that gives up after `ms` (a hung connection is a transient failure, not a hang). */
+export function timedFetch(ms: number): typeof fetch {
+  return (input, init = {}) => {
+    const timeout = AbortSignal.timeout(ms);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return fetch(input, { ...init, signal });
+  };
+}
+
+/** Whether a thrown fetch error is a network failure or timeout (retryable). */
+export function isNetworkError(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  return e.name === "TypeError" || e.name === "AbortError" || e.name === "TimeoutError" ||
+    e.name === "ConnectionReset" || e.name === "ConnectionRefused" || e.name === "Interrupted";
+}

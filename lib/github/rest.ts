@@ -1,0 +1,555 @@
+/**
+ * The REST client and the anonymous REST source (no token): plain `fetch`
+ * with `If-None-Match` revalidation, `Link` pagination, the `X-RateLimit-*`
+ * budget read from every response (no request is sent once it is spent), and
+ * 301s of renamed repositories and transferred issues followed by hand so
+ * every hop is counted.
+ *
+ * Public only: GitHub answers an anonymous caller 404 for anything private, so
+ * all the anonymous source receives is public; where a response carries
+ * `private`/`visibility` (repositories), it is checked anyway. Without a token
+ * an issue costs two requests (the issue, then its comments when it has any);
+ * cross-references and closing references need GraphQL and are not collected.
+ *
+ * @example
+ * ```ts
+ * import { RestClient, RestSource } from "./rest.ts";
+ * const source = new RestSource(new RestClient({ apiUrl, token: null, limiter }));
+ * await source.refreshBudget(); // GET /rate_limit is free
+ * ```
+ * @module
+ */
+
+import { itemAddress, repositoryAddress } from "../address/key.ts";
+import type { Comment, ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
+import { arr, bool, type Decoded, nullable, num, obj, optional, str } from "./decode.ts";
+import {
+  AuthError,
+  DEFAULT_RETRY,
+  isNetworkError,
+  isTransientStatus,
+  type Limiter,
+  RateLimitedError,
+  type RetryPolicy,
+  scrub,
+  timedFetch,
+  TransientError,
+  withRetries,
+} from "./http.ts";
+import {
+  type Budget,
+  type ChangedHead,
+  type Fetched,
+  type ListingPage,
+  type Revalidated,
+  type Source,
+  type StoredHead,
+  UnavailableError,
+} from "./source.ts";
+
+/** One REST response, body parsed. */
+export interface RestResponse {
+  status: number;
+  json: unknown;
+  etag: string | null;
+  /** The `rel="next"` page, if any. */
+  next: string | null;
+}
+
+/** How to reach GitHub's REST API. */
+export interface RestOptions {
+  apiUrl: string;
+  token: string | null;
+  limiter: Limiter;
+  retry?: RetryPolicy;
+  timeoutMs?: number;
+}
+
+/** Where a 301 led, or why nothing was found. */
+export type Located =
+  | { status: "moved"; owner: string; repo: string; number: number }
+  | { status: "not_found" }
+  | { status: "not_public" };
+
+/** The `rel="next"` URL of a `Link` header. */
+export function nextLink(link: string | null): string | null {
+  if (!link) return null;
+  for (const part of link.split(",")) {
+    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
+    if (m) return m[1];
+  }
+  return null;
+}
+
+/** The last two path segments of a `…/repos/OWNER/REPO` URL. */
+function ownerRepoOf(repositoryUrl: string): { owner: string; repo: string } {
+  const parts = new URL(repositoryUrl).pathname.split("/").filter((p) => p !== "");
+  return { owner: parts[parts.length - 2], repo: parts[parts.length - 1] };
+}
+
+/** A REST client with the rate budget, conditional requests and counted redirects. */
+export class RestClient {
+  readonly #options: RestOptions;
+  readonly #fetch: typeof fetch;
+  /** Requests sent (each redirect hop and retry counts). */
+  requests = 0;
+  remaining: number | null = null;
+  limit: number | null = null;
+  /** Epoch seconds when the budget resets. */
+  reset: number | null = null;
+
+  constructor(options: RestOptions) {
+    this.#options = options;
+    this.#fetch = timedFetch(options.timeoutMs ?? 30_000);
+  }
+
+  /** Whether the budget is known to be spent until `reset`. */
+  exhausted(): boolean {
+    return this.remaining !== null && this.remaining <= 0 &&
+      (this.reset === null || this.reset * 1000 > Date.now());
+  }
+
+  #resetIso(): string | null {
+    return this.reset === null ? null : new Date(this.reset * 1000).toISOString();
+  }
+
+  /** Reads the budget without spending it (`GET /rate_limit` is free). */
+  async refreshBudget(): Promise<void> {
+    try {
+      const res = await this.#fetch(`${this.#options.apiUrl}/rate_limit`, {
+        headers: this.#headers(null),
+      });
+      await res.body?.cancel();
+      if (res.ok) this.#note(res.headers);
+    } catch {
+      // Unknown until the first real response: nothing lost.
+    }
+  }
+
+  #headers(etag: string | null): Record<string, string> {
+    const h: Record<string, string> = {
+      accept: "application/vnd.github+json",
+      "x-github-api-version": "2022-11-28",
+      "user-agent": "rgraph",
+    };
+    if (this.#options.token) h.authorization = `bearer ${this.#options.token}`;
+    if (etag) h["if-none-match"] = etag;
+    return h;
+  }
+
+  #note(headers: Headers): void {
+    const n = (name: string) => {
+      const v = headers.get(name);
+      return v === null || v.trim() === "" || !Number.isFinite(Number(v)) ? null : Number(v);
+    };
+    this.remaining = n("x-ratelimit-remaining") ?? this.remaining;
+    this.limit = n("x-ratelimit-limit") ?? this.limit;
+    this.reset = n("x-ratelimit-reset") ?? this.reset;
+  }
+
+  /**
+   * GETs `path` (relative to the API, or an absolute `Link` URL), following
+   * up to three redirects. 304/404/410 come back as statuses; throws
+   * {@link RateLimitedError}, {@link AuthError} or {@link TransientError}.
+   */
+  get(path: string, etag: string | null = null): Promise<RestResponse & { url: string }> {
+    return withRetries(() => this.#get(path, etag), this.#options.retry ?? DEFAULT_RETRY);
+  }
+
+  async #get(path: string, etag: string | null): Promise<RestResponse & { url: string }> {
+    let url = /^https?:/.test(path) ? path : `${this.#options.apiUrl}${path}`;
+    for (let hop = 0; hop < 4; hop++) {
+      if (this.exhausted()) throw new RateLimitedError(this.#resetIso());
+      const res = await this.#options.limiter.run(async () => {
+        this.requests++;
+        try {
+          return await this.#fetch(url, { headers: this.#headers(etag), redirect: "manual" });
+        } catch (e) {
+          if (isNetworkError(e)) {
+            throw new TransientError(
+              scrub(`GitHub REST: ${(e as Error).message}`, this.#options.token),
+            );
+          }
+          throw e;
+        }
+      });
+      this.#note(res.headers);
+      const status = res.status;
+      if (status === 301 || status === 302 || status === 307 || status === 308) {
+        await res.body?.cancel();
+        const location = res.headers.get("location");
+        if (!location) throw new Error(`GitHub REST ${status} without a Location`);
+        url = new URL(location, url).toString();
+        continue;
+      }
+      const text = await res.text().catch(() => "");
+      if (status === 401) throw new AuthError(status);
+      if (
+        (status === 403 || status === 429) &&
+        (this.remaining === 0 || res.headers.has("retry-after"))
+      ) {
+        throw new RateLimitedError(this.#resetIso());
+      }
+      if (isTransientStatus(status)) throw new TransientError(`GitHub REST HTTP ${status}`);
+      let json: unknown = null;
+      if (status === 200 && text !== "") {
+        try {
+          json = JSON.parse(text);
+        } catch {
+          throw new TransientError("GitHub REST answered with a truncated body");
+        }
+      }
+      return {
+        status,
+        json,
+        etag: res.headers.get("etag"),
+        next: nextLink(res.headers.get("link")),
+        url,
+      };
+    }
+    throw new Error("GitHub REST: too many redirects");
+  }
+
+  /** Where an issue number lives now (a transferred issue's 301, a renamed repository's). */
+  async locateItem(owner: string, repo: string, number: number): Promise<Located> {
+    const res = await this.get(`/repos/${enc(owner)}/${enc(repo)}/issues/${number}`);
+    if (res.status !== 200) return { status: "not_found" };
+    const issue = obj({ number: num, repository_url: str })(res.json, "issue");
+    return { status: "moved", ...ownerRepoOf(issue.repository_url), number: issue.number };
+  }
+
+  /** Where a repository lives now (a renamed repository's 301). */
+  async locateRepository(owner: string, repo: string): Promise<Located> {
+    const res = await this.get(`/repos/${enc(owner)}/${enc(repo)}`);
+    if (res.status !== 200) return { status: "not_found" };
+    const r = RestRepo(res.json, "repository");
+    if (!isPublic(r)) return { status: "not_public" };
+    const [o, n] = r.full_name.split("/");
+    return { status: "moved", owner: o, repo: n, number: 0 };
+  }
+}
+
+function enc(s: string): string {
+  return encodeURIComponent(s);
+}
+
+const User = nullable(obj({ login: str }));
+
+const RestRepo = obj({
+  node_id: str,
+  full_name: str,
+  html_url: str,
+  private: bool,
+  visibility: optional(str),
+  description: nullable(str),
+  stargazers_count: num,
+  pushed_at: nullable(str),
+  updated_at: str,
+});
+type RestRepo = Decoded<typeof RestRepo>;
+
+function isPublic(r: { private: boolean; visibility: string | null }): boolean {
+  return !r.private && (r.visibility === null || r.visibility === "public");
+}
+
+const RestIssue = obj({
+  node_id: str,
+  number: num,
+  title: str,
+  body: nullable(str),
+  state: str,
+  html_url: str,
+  repository_url: str,
+  user: User,
+  labels: arr(obj({ name: str })),
+  assignees: arr(obj({ login: str })),
+  milestone: nullable(obj({ title: str })),
+  comments: num,
+  created_at: str,
+  updated_at: str,
+  closed_at: nullable(str),
+  pull_request: optional(obj({ merged_at: optional(str) })),
+});
+type RestIssue = Decoded<typeof RestIssue>;
+
+const RestComment = obj({
+  node_id: str,
+  user: User,
+  created_at: str,
+  updated_at: str,
+  body: nullable(str),
+  path: optional(str),
+});
+
+const RestPull = obj({ merged: optional(bool), merged_at: nullable(str), base: obj({ ref: str }) });
+
+const RestReadme = obj({ path: str, content: str, encoding: str });
+
+function comment(c: Decoded<typeof RestComment>): Comment {
+  const out: Comment = {
+    node_id: c.node_id,
+    author: c.user?.login ?? null,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+    body: c.body ?? "",
+  };
+  if (c.path !== null) out.path = c.path;
+  return out;
+}
+
+function decodeBase64(text: string): string {
+  const bin = atob(text.replace(/\s+/g, ""));
+  return new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
+}
+
+function restHead(i: RestIssue): ChangedHead {
+  const merged = i.pull_request?.merged_at != null;
+  return {
+    number: i.number,
+    kind: i.pull_request ? "pull_request" : "issue",
+    updated_at: i.updated_at,
+    state: merged ? "merged" : i.state === "open" ? "open" : "closed",
+    author: i.user?.login ?? null,
+    labels: i.labels.map((l) => l.name),
+    assignees: i.assignees.map((a) => a.login),
+    milestone: i.milestone?.title ?? null,
+  };
+}
+
+/** Does a REST issue satisfy the filters `/issues` cannot express? */
+function matchesRest(a: ListingAddress, i: RestIssue): boolean {
+  const h = restHead(i);
+  const f = a.filters;
+  if ((a.listing === "issues") !== (h.kind === "issue")) return false;
+  if (f.state === "merged" && h.state !== "merged") return false;
+  if (f.milestone && h.milestone?.toLowerCase() !== f.milestone.toLowerCase()) return false;
+  return true;
+}
+
+/** The anonymous REST implementation of {@link Source}. */
+export class RestSource implements Source {
+  readonly mode = "rest";
+  constructor(readonly client: RestClient) {}
+
+  /** Reads the budget before the first request (free). */
+  refreshBudget(): Promise<void> {
+    return this.client.refreshBudget();
+  }
+
+  requests(): number {
+    return this.client.requests;
+  }
+
+  budget(): Budget {
+    const c = this.client;
+    return {
+      remaining: c.remaining,
+      limit: c.limit,
+      resetAt: c.reset === null ? null : new Date(c.reset * 1000).toISOString(),
+    };
+  }
+
+  affordable(estimate: number): boolean {
+    return this.client.limit === null || estimate <= this.client.limit;
+  }
+
+  /** All pages of a list (comments, files), following `Link`. */
+  async #all<T>(path: string, decoder: (v: unknown, p: string) => T): Promise<T[]> {
+    const out: T[] = [];
+    let next: string | null = path;
+    while (next) {
+      const res: RestResponse = await this.client.get(next);
+      if (res.status !== 200) break;
+      out.push(...arr(decoder)(res.json, next));
+      next = res.next;
+    }
+    return out;
+  }
+
+  /** Completes an issue (or pull request) from its `/issues/N` JSON. */
+  async #complete(issue: RestIssue, etag: string | null, fetchedAt: string): Promise<ItemResource> {
+    const { owner, repo } = ownerRepoOf(issue.repository_url);
+    const base = `/repos/${enc(owner)}/${enc(repo)}`;
+    const comments = issue.comments > 0
+      ? (await this.#all(`${base}/issues/${issue.number}/comments?per_page=100`, RestComment)).map(
+        comment,
+      )
+      : [];
+    const address = itemAddress(owner, repo, issue.number);
+    const item = {
+      node_id: issue.node_id,
+      address: address.key,
+      owner: address.owner,
+      repo: address.repo,
+      url: issue.html_url,
+      fetched_at: fetchedAt,
+      updated_at: issue.updated_at,
+      etag,
+      number: issue.number,
+      title: issue.title,
+      body: issue.body ?? "",
+      author: issue.user?.login ?? null,
+      labels: issue.labels.map((l) => l.name),
+      assignees: issue.assignees.map((a) => a.login),
+      milestone: issue.milestone?.title ?? null,
+      created_at: issue.created_at,
+      closed_at: issue.closed_at,
+      comment_count: issue.comments,
+      comments,
+      references: [],
+    };
+    if (!issue.pull_request) {
+      return { ...item, kind: "issue", state: issue.state === "open" ? "open" : "closed" };
+    }
+    const [pull, files, reviews] = await Promise.all([
+      this.client.get(`${base}/pulls/${issue.number}`),
+      this.#all(`${base}/pulls/${issue.number}/files?per_page=100`, obj({ filename: str })),
+      this.#all(`${base}/pulls/${issue.number}/comments?per_page=100`, RestComment),
+    ]);
+    const p = RestPull(pull.json, "pull");
+    const merged = p.merged ?? p.merged_at !== null;
+    return {
+      ...item,
+      kind: "pull_request",
+      state: merged ? "merged" : issue.state === "open" ? "open" : "closed",
+      merged,
+      base_ref: p.base.ref,
+      files: files.map((f) => f.filename),
+      review_comments: reviews.map(comment),
+      closes: [],
+    };
+  }
+
+  async #item(owner: string, repo: string, stored: StoredHead): Promise<Revalidated<ItemResource>> {
+    const fetchedAt = new Date().toISOString();
+    const path = `/repos/${enc(owner)}/${enc(repo)}/issues/${stored.number}`;
+    const res = await this.client.get(path, stored.etag);
+    if (res.status === 304) return { status: "unchanged" };
+    if (res.status !== 200) return { status: "not_found" };
+    const issue = RestIssue(res.json, "issue");
+    if (stored.etag && issue.updated_at === stored.updated_at) return { status: "unchanged" };
+    return { status: "ok", value: await this.#complete(issue, res.etag, fetchedAt) };
+  }
+
+  async items(
+    owner: string,
+    repo: string,
+    numbers: number[],
+  ): Promise<Map<number, Fetched<ItemResource>>> {
+    const stored = numbers.map((number) => ({ number, updated_at: "", etag: null }));
+    return await this.revalidateItems(owner, repo, stored) as Map<number, Fetched<ItemResource>>;
+  }
+
+  async revalidateItems(
+    owner: string,
+    repo: string,
+    stored: StoredHead[],
+  ): Promise<Map<number, Revalidated<ItemResource>>> {
+    const out = new Map<number, Revalidated<ItemResource>>();
+    await Promise.all(stored.map(async (s) => out.set(s.number, await this.#item(owner, repo, s))));
+    return out;
+  }
+
+  async repository(
+    owner: string,
+    repo: string,
+    stored: { updated_at: string; etag: string | null } | null,
+  ): Promise<Revalidated<RepositoryResource>> {
+    const fetchedAt = new Date().toISOString();
+    const res = await this.client.get(`/repos/${enc(owner)}/${enc(repo)}`, stored?.etag ?? null);
+    if (res.status === 304) return { status: "unchanged" };
+    if (res.status !== 200) return { status: "not_found" };
+    const r: RestRepo = RestRepo(res.json, "repository");
+    if (!isPublic(r)) return { status: "not_public" };
+    const [o, n] = r.full_name.split("/");
+    const readmeRes = await this.client.get(`/repos/${enc(o)}/${enc(n)}/readme`);
+    const readme = readmeRes.status === 200 ? RestReadme(readmeRes.json, "readme") : null;
+    const address = repositoryAddress(o, n);
+    const updated = r.pushed_at !== null && r.pushed_at > r.updated_at ? r.pushed_at : r.updated_at;
+    return {
+      status: "ok",
+      value: {
+        kind: "repository",
+        node_id: r.node_id,
+        address: address.key,
+        owner: address.owner,
+        repo: address.repo,
+        url: r.html_url,
+        fetched_at: fetchedAt,
+        updated_at: updated,
+        etag: res.etag,
+        description: r.description,
+        readme: readme && readme.encoding === "base64" ? decodeBase64(readme.content) : null,
+        readme_path: readme?.path ?? null,
+        stars: r.stargazers_count,
+        pushed_at: r.pushed_at,
+      },
+    };
+  }
+
+  /** The `/issues` (or search) URL of a Listing's first page. */
+  #listUrl(a: ListingAddress, since: string | null): string {
+    const f = a.filters;
+    const base = `/repos/${enc(a.owner)}/${enc(a.repo)}`;
+    if (f.q) {
+      const parts = [`repo:${a.owner}/${a.repo}`, a.listing === "issues" ? "is:issue" : "is:pr"];
+      if (f.state !== "all") parts.push(f.state === "merged" ? "is:merged" : `is:${f.state}`);
+      for (const l of f.labels) parts.push(`label:"${l}"`);
+      if (f.author) parts.push(`author:${f.author}`);
+      if (f.assignee) parts.push(`assignee:${f.assignee}`);
+      if (f.milestone) parts.push(`milestone:"${f.milestone}"`);
+      parts.push(f.q);
+      return `/search/issues?q=${enc(parts.join(" "))}&sort=updated&order=desc&per_page=100`;
+    }
+    const p = new URLSearchParams({ sort: "updated", direction: "desc", per_page: "100" });
+    p.set("state", since ? "all" : f.state === "merged" ? "closed" : f.state);
+    if (!since) {
+      if (f.labels.length) p.set("labels", f.labels.join(","));
+      if (f.author) p.set("creator", f.author);
+      if (f.assignee) p.set("assignee", f.assignee);
+    } else {
+      p.set("since", since);
+    }
+    return `${base}/issues?${p}`;
+  }
+
+  async *listingPages(address: ListingAddress, limit: number): AsyncGenerator<ListingPage> {
+    let next: string | null = this.#listUrl(address, null);
+    let fetched = 0;
+    while (next && fetched < limit) {
+      const fetchedAt = new Date().toISOString();
+      const res: RestResponse = await this.client.get(next);
+      if (res.status !== 200) throw new UnavailableError("not_found");
+      const search = address.filters.q !== undefined;
+      const raw = search
+        ? obj({ total_count: num, items: arr(RestIssue) })(res.json, "search")
+        : null;
+      const page = (raw ? raw.items : arr(RestIssue)(res.json, "issues"))
+        .filter((i) => matchesRest(address, i))
+        .slice(0, limit - fetched);
+      fetched += page.length;
+      next = res.next;
+      const items = await Promise.all(page.map((i) => this.#complete(i, null, fetchedAt)));
+      // `/issues` gives no total: when its pages end the Listing is complete,
+      // otherwise at least one more item exists.
+      const total = raw ? raw.total_count : next === null ? fetched : fetched + 1;
+      yield { items, totalCount: total };
+    }
+  }
+
+  async listingChanges(
+    address: ListingAddress,
+    since: string,
+  ): Promise<{ totalCount: number | null; changed: ChangedHead[] } | null> {
+    if (address.filters.q !== undefined) return null;
+    const changed: ChangedHead[] = [];
+    let next: string | null = this.#listUrl(address, since);
+    while (next) {
+      const res: RestResponse = await this.client.get(next);
+      if (res.status !== 200) throw new UnavailableError("not_found");
+      changed.push(...arr(RestIssue)(res.json, "issues").map(restHead));
+      next = res.next;
+    }
+    return { totalCount: null, changed }; // REST has no count: the Sweep derives it
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The GitHub source the Sweep fetches from: one interface, two
+ * implementations (GraphQL with a token, anonymous REST without), chosen by
+ * `openSource`.
+ *
+ * @example
+ * ```ts
+ * import { openSource } from "./source.ts";
+ * const source = await openSource(config.github);
+ * const found = await source.items("denoland", "deno", [1]);
+ * found.get(1)?.status; // "ok" | "not_found" | "not_public"
+ * ```
+ * @module
+ */
+
+import type { ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
+
+/** What fetching one thing gave. */
+export type Fetched<T> =
+  | { status: "ok"; value: T }
+  | { status: "not_found" }
+  | { status: "not_public" };
+
+/** What revalidating one stored thing gave. */
+export type Revalidated<T> = Fetched<T> | { status: "unchanged" };
+
+/** What the store remembers of an item, for a conditional request. */
+export interface StoredHead {
+  number: number;
+  updated_at: string;
+  etag: string | null;
+}
+
+/** A changed item as a `since` revalidation reports it (no body, no comments). */
+export interface ChangedHead {
+  number: number;
+  kind: "issue" | "pull_request";
+  updated_at: string;
+  state: "open" | "closed" | "merged";
+  author: string | null;
+  labels: string[];
+  assignees: string[];
+  milestone: string | null;
+}
+
+/** One page of a Listing's members, at full depth. */
+export interface ListingPage {
+  items: ItemResource[];
+  /** How many items GitHub says match the Listing. */
+  totalCount: number;
+}
+
+/** The remaining GitHub budget as last reported. */
+export interface Budget {
+  remaining: number | null;
+  limit: number | null;
+  resetAt: string | null;
+}
+
+/** A Listing (or its repository) cannot be fetched. */
+export class UnavailableError extends Error {
+  constructor(readonly reason: "not_found" | "not_public") {
+    super(reason);
+    this.name = "UnavailableError";
+  }
+}
+
+/** Where the Sweep gets canonical content. */
+export interface Source {
+  readonly mode: "graphql" | "rest";
+  /** Requests sent so far. */
+  requests(): number;
+  budget(): Budget;
+  /**
+   * Whether a Touch needing about `estimate` requests can ever be served
+   * (the anonymous budget is 60 an hour: a bigger Touch is `rate_limited`).
+   */
+  affordable(estimate: number): boolean;
+  /** Items of one repository by number, at full depth. */
+  items(
+    owner: string,
+    repo: string,
+    numbers: number[],
+  ): Promise<Map<number, Fetched<ItemResource>>>;
+  /** Stored items re-checked cheaply; only changed ones are fetched again. */
+  revalidateItems(
+    owner: string,
+    repo: string,
+    stored: StoredHead[],
+  ): Promise<Map<number, Revalidated<ItemResource>>>;
+  /** A repository with its README; `stored` makes it a revalidation. */
+  repository(
+    owner: string,
+    repo: string,
+    stored: { updated_at: string; etag: string | null } | null,
+  ): Promise<Revalidated<RepositoryResource>>;
+  /**
+   * Pages of a Listing's members at full depth, newest-updated first, at most
+   * `limit` members in all. Throws {@link UnavailableError}.
+   */
+  listingPages(address: ListingAddress, limit: number): AsyncGenerator<ListingPage>;
+  /**
+   * Items of the Listing's repository updated since `since` (heads only) and
+   * the Listing's current total (`null`: the source cannot count); `null` when the Listing cannot be revalidated
+   * this way (free-text search: it is refetched). Throws {@link UnavailableError}.
+   */
+  listingChanges(
+    address: ListingAddress,
+    since: string,
+  ): Promise<{ totalCount: number | null; changed: ChangedHead[] } | null>;
+}

@@ -1,0 +1,584 @@
+/**
+ * The Sweep: leases pending Touches oldest first, fetches what they name from
+ * GitHub once (deduplicated, batched per repository), stores it, and settles
+ * every Touch: `resolved` with its target, `unresolved` with a reason, or
+ * given back `pending` (rate limited or a transient failure: the next Sweep
+ * takes it up). One failing group never stops the others.
+ *
+ * What costs a request:
+ * - a new item, repository or Listing: fetched at full depth;
+ * - a FETCHED Touch (the agent really re-fetched) of something stored: a
+ *   cheap revalidation (`updatedAt` probe / `If-None-Match`, `since` for a
+ *   Listing), refetching only what changed;
+ * - a PROMPTED Touch of something stored: nothing.
+ *
+ * @example
+ * ```ts
+ * import { sweep } from "./sweep.ts";
+ * const summary = await sweep(store, () => openSource(config.github), { limit: 100 });
+ * summary.resolved; // Touches settled resolved in this run
+ * ```
+ * @module
+ */
+
+import { parseKey } from "./address/key.ts";
+import { AuthError, RateLimitedError } from "./github/http.ts";
+import type { ChangedHead, Source } from "./github/source.ts";
+import { UnavailableError } from "./github/source.ts";
+import { Limiter } from "./github/http.ts";
+import { chooseListing, DEFAULT_LIMIT, memberMatches } from "./listing.ts";
+import type { ResourceHead, Settlement, Store } from "./store/contract.ts";
+import type {
+  Address,
+  ItemAddress,
+  ItemResource,
+  Listing,
+  ListingAddress,
+  ListingMember,
+  RepositoryAddress,
+  Touch,
+  UnresolvedReason,
+} from "./types.ts";
+
+/** How a Sweep runs. */
+export interface SweepOptions {
+  /** At most this many Touches this run (default: all pending). */
+  limit?: number;
+  /** The lease owner id (default: a fresh UUID). */
+  owner?: string;
+  /** How long leased Touches stay ours if this process dies (default 10 minutes). */
+  leaseMs?: number;
+  /** Groups worked on at once (default 4; requests are bounded again inside the source). */
+  concurrency?: number;
+  /** Called as work progresses (for a progress bar). */
+  onProgress?: (progress: SweepProgress) => void;
+}
+
+/** A snapshot of a running Sweep. */
+export interface SweepProgress {
+  touches: number;
+  settled: number;
+  resources: number;
+  requests: number;
+  budget_remaining: number | null;
+}
+
+/** What a Sweep did. */
+export interface SweepSummary {
+  touches: number;
+  resolved: number;
+  unresolved: Partial<Record<UnresolvedReason, number>>;
+  /** Given back pending for the next Sweep (rate limited, transient failure). */
+  pending: number;
+  resources_written: number;
+  listings_written: number;
+  /** GitHub requests sent. */
+  requests: number;
+  /**
+   * Requests avoided, estimated: what fetching each settled Touch on its own
+   * would have cost (1 per item or repository, one per page for a Listing),
+   * minus what this Sweep sent. Duplicates, PROMPTED Touches of stored things,
+   * unchanged revalidations and batching all count.
+   */
+  requests_saved: number;
+  /** `graphql`, `rest`, or `none` when no request was needed. */
+  source: "graphql" | "rest" | "none";
+  budget: { remaining: number | null; limit: number | null; reset_at: string | null };
+  /** Why groups were given back (transient failures, unexpected errors), token-free. */
+  errors: string[];
+  rate_limited: boolean;
+}
+
+/** Identical addresses among the leased Touches, worked on once. */
+interface Group {
+  address: Address;
+  touches: Touch[];
+  /** Some Touch is a real re-fetch by the agent (revalidate what is stored). */
+  fetched: boolean;
+}
+
+type Outcome = Settlement & { cost?: number };
+
+/** The source is opened only when a request is needed (PROMPTED-only Sweeps never touch the network). */
+type SourceFactory = () => Promise<Source>;
+
+const LEASE_BATCH = 200;
+
+function newSummary(): SweepSummary {
+  return {
+    touches: 0,
+    resolved: 0,
+    unresolved: {},
+    pending: 0,
+    resources_written: 0,
+    listings_written: 0,
+    requests: 0,
+    requests_saved: 0,
+    source: "none",
+    budget: { remaining: null, limit: null, reset_at: null },
+    errors: [],
+    rate_limited: false,
+  };
+}
+
+function limitOf(touches: Touch[]): number {
+  return Math.max(...touches.map((t) => t.limit ?? DEFAULT_LIMIT));
+}
+
+/** Groups Touches by canonical address; `null` address → unparseable. */
+export function groupTouches(touches: Touch[]): { groups: Group[]; unparseable: Touch[] } {
+  const byKey = new Map<string, Group>();
+  const unparseable: Touch[] = [];
+  for (const t of touches) {
+    const address = parseKey(t.address, t.limit);
+    if (!address || address.kind !== t.kind) {
+      unparseable.push(t);
+      continue;
+    }
+    const g = byKey.get(address.key);
+    if (g) {
+      g.touches.push(t);
+      g.fetched ||= t.provenance === "FETCHED";
+    } else {
+      byKey.set(address.key, { address, touches: [t], fetched: t.provenance === "FETCHED" });
+    }
+  }
+  for (const g of byKey.values()) {
+    if (g.address.kind === "listing") g.address = { ...g.address, limit: limitOf(g.touches) };
+  }
+  return { groups: [...byKey.values()], unparseable };
+}
+
+/** A member-shaped view of a changed head, for the Listing filter matcher. */
+function asMember(h: ChangedHead, address: string): ListingMember {
+  return {
+    position: 0,
+    address,
+    number: h.number,
+    kind: h.kind,
+    title: "",
+    state: h.state,
+    author: h.author,
+    labels: h.labels,
+    assignees: h.assignees,
+    milestone: h.milestone,
+    updated_at: h.updated_at,
+    comment_count: 0,
+  };
+}
+
+function itemKeyOf(owner: string, repo: string, n: number): string {
+  return `github:${owner.toLowerCase()}/${repo.toLowerCase()}#${n}`;
+}
+
+/** One Sweep run. */
+class Run {
+  readonly summary = newSummary();
+  #source: Source | null = null;
+  #opening: Promise<Source> | null = null;
+  #naive = 0;
+  #settled = 0;
+  #total = 0;
+
+  constructor(
+    readonly store: Store,
+    readonly openSource: SourceFactory,
+    readonly owner: string,
+    readonly options: SweepOptions,
+  ) {}
+
+  source(): Promise<Source> {
+    this.#opening ??= this.openSource().then((s) => (this.#source = s));
+    return this.#opening;
+  }
+
+  progress(): void {
+    const s = this.#source;
+    this.options.onProgress?.({
+      touches: this.#total,
+      settled: this.#settled,
+      resources: this.summary.resources_written,
+      requests: s?.requests() ?? 0,
+      budget_remaining: s?.budget().remaining ?? null,
+    });
+  }
+
+  async settle(touches: Touch[], outcome: Outcome, naiveCost = 1): Promise<void> {
+    for (const t of touches) {
+      await this.store.settleTouch(t.id, this.owner, outcome);
+      this.#settled++;
+      if (outcome.status === "resolved") {
+        this.summary.resolved++;
+        this.#naive += naiveCost;
+      } else if (outcome.status === "unresolved") {
+        this.summary.unresolved[outcome.reason] = (this.summary.unresolved[outcome.reason] ?? 0) +
+          1;
+      } else {
+        this.summary.pending++;
+      }
+    }
+    this.progress();
+  }
+
+  /** Gives a group back (pending) and remembers why, unless it was simply rate limited. */
+  async giveBack(groups: Group[], error: unknown): Promise<void> {
+    if (error instanceof RateLimitedError) {
+      this.summary.rate_limited = true;
+    } else if (error instanceof AuthError) {
+      throw error;
+    } else {
+      const msg = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      if (!this.summary.errors.includes(msg)) this.summary.errors.push(msg);
+    }
+    for (const g of groups) await this.settle(g.touches, { status: "pending" });
+  }
+
+  async run(): Promise<SweepSummary> {
+    const limit = this.options.limit ?? Infinity;
+    const seen = new Set<string>();
+    while (this.summary.touches < limit && !this.summary.rate_limited) {
+      const want = Math.min(LEASE_BATCH, limit - this.summary.touches);
+      const leased =
+        (await this.store.leasePending(this.owner, want, this.options.leaseMs ?? 600_000))
+          .filter((t) => !seen.has(t.id));
+      if (leased.length === 0) break;
+      for (const t of leased) seen.add(t.id);
+      this.summary.touches += leased.length;
+      this.#total += leased.length;
+      await this.batch(leased);
+    }
+    const s = this.#source;
+    if (s) {
+      const b = s.budget();
+      this.summary.source = s.mode;
+      this.summary.requests = s.requests();
+      this.summary.budget = { remaining: b.remaining, limit: b.limit, reset_at: b.resetAt };
+    }
+    this.summary.requests_saved = Math.max(0, this.#naive - this.summary.requests);
+    return this.summary;
+  }
+
+  /** Works one leased batch: settle what needs no request, then the rest with bounded concurrency. */
+  async batch(touches: Touch[]): Promise<void> {
+    const { groups, unparseable } = groupTouches(touches);
+    await this.settle(unparseable, { status: "unresolved", reason: "unparseable" });
+    const keys = groups.filter((g) => g.address.kind !== "listing").map((g) => g.address.key);
+    const heads = await this.store.getHeads(keys);
+    const tasks: { groups: Group[]; work: () => Promise<void> }[] = [];
+
+    const itemsByRepo = new Map<string, { fetch: Group[]; revalidate: [Group, ResourceHead][] }>();
+    for (const g of groups) {
+      const a = g.address;
+      if (a.kind === "listing") {
+        tasks.push({ groups: [g], work: () => this.listing(g, a) });
+        continue;
+      }
+      const head = heads.get(a.key);
+      if (head && !g.fetched) {
+        // PROMPTED only: the stored Resource answers it; no request.
+        await this.settle(g.touches, { status: "resolved", target: head.address });
+        continue;
+      }
+      if (a.kind === "repository") {
+        tasks.push({ groups: [g], work: () => this.repository(g, a, head ?? null) });
+        continue;
+      }
+      const repoKey = `${a.owner}/${a.repo}`;
+      const bucket = itemsByRepo.get(repoKey) ?? { fetch: [], revalidate: [] };
+      itemsByRepo.set(repoKey, bucket);
+      if (head) bucket.revalidate.push([g, head]);
+      else bucket.fetch.push(g);
+    }
+    for (const bucket of itemsByRepo.values()) {
+      if (bucket.fetch.length) {
+        tasks.push({ groups: bucket.fetch, work: () => this.fetchItems(bucket.fetch) });
+      }
+      if (bucket.revalidate.length) {
+        const gs = bucket.revalidate.map(([g]) => g);
+        tasks.push({ groups: gs, work: () => this.revalidateItems(bucket.revalidate) });
+      }
+    }
+
+    const pool = new Limiter(this.options.concurrency ?? 4);
+    await Promise.all(tasks.map((t) =>
+      pool.run(async () => {
+        if (this.summary.rate_limited) {
+          return await this.giveBack(t.groups, new RateLimitedError(null));
+        }
+        try {
+          await t.work();
+        } catch (e) {
+          await this.giveBack(t.groups, e);
+        }
+      })
+    ));
+  }
+
+  /** Whether a group's estimated cost fits the budget: settles it if it never will. */
+  async affordable(groups: Group[], estimate: number): Promise<boolean> {
+    const source = await this.source();
+    if (!source.affordable(estimate)) {
+      for (const g of groups) {
+        await this.settle(g.touches, { status: "unresolved", reason: "rate_limited" });
+      }
+      return false;
+    }
+    const remaining = source.budget().remaining;
+    if (remaining !== null && estimate > remaining) {
+      // Not now, but later: leave it for the next Sweep and go on with smaller work.
+      this.summary.rate_limited = true;
+      for (const g of groups) await this.settle(g.touches, { status: "pending" });
+      return false;
+    }
+    return true;
+  }
+
+  async fetchItems(groups: Group[]): Promise<void> {
+    const first = groups[0].address as ItemAddress;
+    const source = await this.source();
+    const perItem = source.mode === "rest" ? 2 : 0;
+    if (!await this.affordable(groups, Math.max(1, perItem * groups.length))) return;
+    const numbers = groups.map((g) => (g.address as ItemAddress).number);
+    const found = await source.items(first.owner, first.repo, numbers);
+    const writes = [];
+    for (const g of groups) {
+      const r = found.get((g.address as ItemAddress).number);
+      if (r?.status === "ok") {
+        writes.push({
+          resource: r.value,
+          aliases: r.value.address === g.address.key ? [] : [g.address.key],
+        });
+      }
+    }
+    await this.store.putResources(writes);
+    this.summary.resources_written += writes.length;
+    for (const g of groups) {
+      const r = found.get((g.address as ItemAddress).number);
+      if (r?.status === "ok") {
+        await this.settle(g.touches, { status: "resolved", target: r.value.address });
+      } else {await this.settle(g.touches, {
+          status: "unresolved",
+          reason: r?.status ?? "not_found",
+        });}
+    }
+  }
+
+  async revalidateItems(entries: [Group, ResourceHead][]): Promise<void> {
+    // Revalidate at the stored Resource's current address (a renamed repository's new name).
+    const byRepo = new Map<
+      string,
+      { owner: string; repo: string; list: [Group, ResourceHead, number][] }
+    >();
+    for (const [g, head] of entries) {
+      const current = parseKey(head.address) as ItemAddress;
+      const k = `${current.owner}/${current.repo}`;
+      const b = byRepo.get(k) ?? { owner: current.owner, repo: current.repo, list: [] };
+      byRepo.set(k, b);
+      b.list.push([g, head, current.number]);
+    }
+    const source = await this.source();
+    for (const { owner, repo, list } of byRepo.values()) {
+      const estimate = source.mode === "rest" ? list.length : 1;
+      if (!await this.affordable(list.map(([g]) => g), estimate)) continue;
+      const now = new Date().toISOString();
+      const result = await source.revalidateItems(
+        owner,
+        repo,
+        list.map(([, h, n]) => ({ number: n, updated_at: h.updated_at, etag: h.etag })),
+      );
+      const writes = [];
+      const unchanged: string[] = [];
+      for (const [g, head, n] of list) {
+        const r = result.get(n);
+        if (r?.status === "ok") {
+          writes.push({
+            resource: r.value,
+            aliases: r.value.address === g.address.key ? [] : [g.address.key],
+          });
+        } else if (r?.status === "unchanged") unchanged.push(head.address);
+      }
+      await this.store.putResources(writes);
+      await this.store.touchFetchedAt(unchanged, now);
+      this.summary.resources_written += writes.length;
+      for (const [g, head, n] of list) {
+        const r = result.get(n);
+        if (r?.status === "ok") {
+          await this.settle(g.touches, { status: "resolved", target: r.value.address });
+        } else if (r?.status === "unchanged") {
+          await this.settle(g.touches, { status: "resolved", target: head.address });
+        } else {await this.settle(g.touches, {
+            status: "unresolved",
+            reason: r?.status ?? "not_found",
+          });}
+      }
+    }
+  }
+
+  async repository(g: Group, a: RepositoryAddress, head: ResourceHead | null): Promise<void> {
+    const source = await this.source();
+    if (!await this.affordable([g], 2)) return;
+    const now = new Date().toISOString();
+    const current = head ? parseKey(head.address) as RepositoryAddress : a;
+    const r = await source.repository(current.owner, current.repo, head);
+    if (r.status === "unchanged") {
+      await this.store.touchFetchedAt([head!.address], now);
+      return await this.settle(g.touches, { status: "resolved", target: head!.address });
+    }
+    if (r.status !== "ok") {
+      return await this.settle(g.touches, { status: "unresolved", reason: r.status });
+    }
+    await this.store.putResources([{
+      resource: r.value,
+      aliases: r.value.address === a.key ? [] : [a.key],
+    }]);
+    this.summary.resources_written++;
+    await this.settle(g.touches, { status: "resolved", target: r.value.address });
+  }
+
+  async listing(g: Group, a: ListingAddress): Promise<void> {
+    const stored = await this.store.findListings(a.owner, a.repo, a.listing);
+    const match = chooseListing(a, stored);
+    const pages = (n: number) => Math.max(1, Math.ceil(n / 100));
+    if (match.outcome !== "miss" && !g.fetched) {
+      // PROMPTED only: memory answers it (exactly or from a broader fully expanded Listing).
+      return await this.settle(
+        g.touches,
+        { status: "resolved", target: match.listing.key },
+        pages(match.listing.member_count),
+      );
+    }
+    const source = await this.source();
+    const limit = a.limit ?? DEFAULT_LIMIT;
+    if (match.outcome === "hit") {
+      const changes = await source.listingChanges(a, sinceOf(match.listing.fetched_at));
+      if (changes && await this.revalidateListing(g, a, match.listing, changes, limit)) return;
+    }
+    const estimate = source.mode === "rest" ? pages(limit) + limit : pages(limit);
+    if (!await this.affordable([g], estimate)) return;
+    const fetchedAt = new Date().toISOString();
+    const members: string[] = [];
+    let total = 0;
+    try {
+      for await (const page of source.listingPages(a, limit)) {
+        await this.store.putResources(page.items.map((resource) => ({ resource })));
+        this.summary.resources_written += page.items.length;
+        members.push(...page.items.map((r) => r.address));
+        total = page.totalCount;
+        this.progress();
+      }
+    } catch (e) {
+      if (e instanceof UnavailableError) {
+        return await this.settle(g.touches, { status: "unresolved", reason: e.reason });
+      }
+      throw e;
+    }
+    await this.putListing(a, limit, total, members, fetchedAt);
+    await this.settle(g.touches, { status: "resolved", target: a.key }, pages(members.length));
+  }
+
+  async putListing(
+    a: ListingAddress,
+    limit: number,
+    total: number,
+    members: string[],
+    fetchedAt: string,
+  ) {
+    const listing: Listing = {
+      key: a.key,
+      owner: a.owner,
+      repo: a.repo,
+      listing: a.listing,
+      filters: a.filters,
+      limit,
+      total_count: Math.max(total, members.length),
+      member_count: members.length,
+      fully_expanded: members.length >= total,
+      fetched_at: fetchedAt,
+    };
+    await this.store.putListing(listing, members);
+    this.summary.listings_written++;
+  }
+
+  /**
+   * A stored Listing after a `since` probe: refetch the changed members that
+   * still match (or newly match), drop the ones that stopped matching, and
+   * rewrite the member list newest-updated first.
+   */
+  async revalidateListing(
+    g: Group,
+    a: ListingAddress,
+    old: Listing,
+    changes: { totalCount: number | null; changed: ChangedHead[] },
+    limit: number,
+  ): Promise<boolean> {
+    // Without a count, only a complete Listing can be patched from the changes.
+    if (changes.totalCount === null && !old.fully_expanded) return false;
+    const fetchedAt = new Date().toISOString();
+    const oldMembers = await this.store.listingMembers(old.key);
+    const kind = a.listing === "issues" ? "issue" : "pull_request";
+    const changed = changes.changed.filter((h) => h.kind === kind);
+    // Member addresses are canonical (a renamed repository's new name).
+    const first = oldMembers[0] ? parseKey(oldMembers[0].address) as ItemAddress : null;
+    const owner = first?.owner ?? a.owner, repo = first?.repo ?? a.repo;
+    const keyOf = (n: number) => itemKeyOf(owner, repo, n);
+    const matching = changed.filter((h) => memberMatches(a.filters, asMember(h, keyOf(h.number))));
+
+    const order = new Map<string, string>(oldMembers.map((m) => [m.address, m.updated_at]));
+    for (const h of changed) order.delete(keyOf(h.number));
+    for (const h of matching) order.set(keyOf(h.number), h.updated_at);
+    const total = changes.totalCount ?? order.size;
+    const ranked = [...order.entries()].sort((x, y) => (x[1] < y[1] ? 1 : x[1] > y[1] ? -1 : 0));
+    const members = ranked.map(([address]) => address).slice(0, limit);
+    // A truncated Listing that lost members does not know what ranks next: refetch it.
+    if (!old.fully_expanded && members.length < Math.min(limit, total)) return false;
+
+    const kept = new Set(members);
+    const heads = await this.store.getHeads(
+      matching.map((h) => keyOf(h.number)).filter((k) => kept.has(k)),
+    );
+    const refetch = matching.filter((h) =>
+      kept.has(keyOf(h.number)) && heads.get(keyOf(h.number))?.updated_at !== h.updated_at
+    );
+    const lost = new Set<string>();
+    if (refetch.length) {
+      const source = await this.source();
+      const found = await source.items(owner, repo, refetch.map((h) => h.number));
+      const writes: { resource: ItemResource }[] = [];
+      for (const [n, r] of found) {
+        if (r.status === "ok") writes.push({ resource: r.value });
+        else lost.add(keyOf(n));
+      }
+      await this.store.putResources(writes);
+      this.summary.resources_written += writes.length;
+    }
+    const final = members.filter((m) => !lost.has(m));
+    await this.putListing(a, limit, total - lost.size, final, fetchedAt);
+    await this.settle(
+      g.touches,
+      { status: "resolved", target: a.key },
+      Math.max(1, Math.ceil(final.length / 100)),
+    );
+    return true;
+  }
+}
+
+/** `since` for a Listing fetched at `fetchedAt`, with a margin for clock skew (unchanged items cost nothing: their `updated_at` is compared). */
+function sinceOf(fetchedAt: string): string {
+  return new Date(Date.parse(fetchedAt) - 5 * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/**
+ * Runs one Sweep over the store's pending Touches. `source` is opened only if
+ * a request turns out to be needed. Throws only for a refused token
+ * ({@link AuthError}, after giving the current Touches back); every other
+ * failure is per group.
+ */
+export async function sweep(
+  store: Store,
+  source: Source | SourceFactory,
+  options: SweepOptions = {},
+): Promise<SweepSummary> {
+  const factory = typeof source === "function" ? source : () => Promise.resolve(source);
+  const run = new Run(store, factory, options.owner ?? `sweep-${crypto.randomUUID()}`, options);
+  return await run.run();
+}
