@@ -1,0 +1,367 @@
+/**
+ * The graph store's data queries, in the Cypher subset that both Memgraph and
+ * Neo4j accept: no subqueries (`CALL {}`), no `EXISTS {}`/`COUNT {}`, no map
+ * projections, no dynamic labels, no label expressions in patterns.
+ * Conditional writes use `FOREACH (_ IN CASE WHEN … THEN [1] ELSE [] END | …)`.
+ * Every value is a parameter; batches arrive as lists and are `UNWIND`ed.
+ *
+ * `n` found "by key" means by current address, else by an alias:
+ * `OPTIONAL MATCH (d:Resource {address: k}) OPTIONAL MATCH (:Alias {key: k})-[:ALIAS_OF]->(a:Resource)`
+ * then `coalesce(d, a)`.
+ *
+ * @module
+ */
+
+/** Finds a Resource by address or alias (`k` bound), yielding `n` (possibly null). */
+const BY_KEY = (k: string) =>
+  `OPTIONAL MATCH (d:Resource {address: ${k}})
+   OPTIONAL MATCH (:Alias {key: ${k}})-[:ALIAS_OF]->(al:Resource)`;
+
+/** Runs a write only when `cond` holds. */
+const WHEN = (cond: string, write: string) =>
+  `FOREACH (_ IN CASE WHEN ${cond} THEN [1] ELSE [] END | ${write})`;
+
+// --- Touches ---------------------------------------------------------------------
+
+/** Creates new Touches (skipping known ids) with their Session; returns the new ids. */
+export const RECORD_TOUCHES = `
+UNWIND $rows AS r
+MERGE (t:Touch {id: r.id})
+ON CREATE SET t += r, t.fresh = true
+WITH t WHERE t.fresh = true
+REMOVE t.fresh
+FOREACH (sid IN CASE WHEN t.session_id IS NULL THEN [] ELSE [t.session_id] END |
+  MERGE (s:Session {session_id: sid}) MERGE (t)-[:IN_SESSION]->(s))
+RETURN t.id AS id`;
+
+/**
+ * Draws a Touch's joins to nodes that exist: the Resource or Listing it
+ * names (`TOUCHED`), and the soft joins to the actions component's tool call
+ * and agent (matched, never created).
+ */
+export const LINK_TOUCHES = `
+UNWIND $ids AS id
+MATCH (t:Touch {id: id})
+OPTIONAL MATCH (ac:Action {tool_use_id: t.tool_use_id})
+OPTIONAL MATCH (ag:Agent {agent_id: t.agent_id})
+OPTIONAL MATCH (d:Resource {address: t.target})
+OPTIONAL MATCH (:Alias {key: t.target})-[:ALIAS_OF]->(al:Resource)
+OPTIONAL MATCH (l:Listing {key: t.target})
+WITH t, collect(DISTINCT ac) AS acs, collect(DISTINCT ag) AS ags,
+     collect(DISTINCT coalesce(d, al, l)) AS targets
+FOREACH (x IN acs | MERGE (t)-[:CAUSED_BY]->(x))
+FOREACH (x IN ags | MERGE (t)-[:BY_AGENT]->(x))
+FOREACH (x IN targets | MERGE (t)-[:TOUCHED]->(x))`;
+
+/** One user's Touches, oldest first. */
+export const LIST_TOUCHES = `
+MATCH (t:Touch)
+WHERE t.user_id = $user
+  AND ($session IS NULL OR t.session_id = $session)
+  AND ($since IS NULL OR t.recorded_at >= $since)
+  AND ($status IS NULL OR t.status = $status)
+RETURN t ORDER BY t.recorded_at, t.seq`;
+
+const LEASABLE = `t.status = 'pending' AND (t.lease_until IS NULL OR t.lease_until <= $now)`;
+
+/**
+ * Leases the oldest free pending Touches. Setting a throwaway property takes
+ * the row's write lock first (Neo4j) or raises a write conflict that the
+ * driver retries (Memgraph); the lease condition is then read again under the
+ * lock, so two sweeps never lease the same Touch. Every candidate comes back
+ * with `won` saying whether this transaction leased it.
+ */
+export const LEASE_PENDING = `
+MATCH (t:Touch)
+WHERE ${LEASABLE} AND ($user IS NULL OR t.user_id = $user)
+WITH t ORDER BY t.recorded_at, t.seq LIMIT $limit
+SET t.lease_lock = true
+REMOVE t.lease_lock
+WITH t, (${LEASABLE}) AS won
+${WHEN("won", "SET t.lease_owner = $owner, t.lease_until = $until")}
+RETURN t, won`;
+
+const HELD = `MATCH (t:Touch {id: $id}) WHERE t.lease_owner = $owner AND t.status = 'pending'`;
+
+/** Settlements; only the lease holder's takes effect. */
+export const SETTLE = {
+  resolved: `${HELD}
+SET t.status = 'resolved', t.target = $target, t.settled_at = $now
+REMOVE t.reason, t.lease_owner, t.lease_until
+RETURN t.id AS id`,
+  unresolved: `${HELD}
+SET t.status = 'unresolved', t.reason = $reason, t.settled_at = $now
+REMOVE t.lease_owner, t.lease_until
+RETURN t.id AS id`,
+  pending: `${HELD}
+REMOVE t.lease_owner, t.lease_until
+RETURN t.id AS id`,
+} as const;
+
+// --- Resources -------------------------------------------------------------------
+
+/** Current addresses of Resources about to be written (a changed one becomes an alias). */
+export const PREVIOUS_ADDRESSES = `
+UNWIND $ids AS id
+MATCH (n:Resource {node_id: id})
+RETURN id, n.address AS address`;
+
+/** Other Resources holding an address a write claims (e.g. an issue re-identified on transfer). */
+export const STALE_CLAIMS = `
+UNWIND $claims AS c
+MATCH (s:Resource {address: c.key})
+WHERE s.node_id <> c.node_id
+RETURN DISTINCT c.node_id AS into, s.node_id AS stale`;
+
+/** Upserts Resources on node_id, replacing their properties, with their kind's label. */
+export const UPSERT_RESOURCES = `
+UNWIND $rows AS r
+MERGE (n:Resource {node_id: r.node_id})
+SET n = r.props
+${WHEN("r.kind = 'repository'", "SET n:Repository")}
+${WHEN("r.kind = 'issue'", "SET n:Issue")}
+${WHEN("r.kind = 'pull_request'", "SET n:PullRequest")}`;
+
+/**
+ * Folding a stale Resource into the one that claims its address: Listings,
+ * incoming edges, aliases and Touches follow the new node, then the stale
+ * node and its comments go. One statement per relationship kind.
+ */
+export const ABSORB = [
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (l:Listing)-[m:HAS_MEMBER]->(s:Resource {node_id: p.stale})
+   CREATE (l)-[:HAS_MEMBER {position: m.position}]->(n)
+   DELETE m`,
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (f:Resource)-[e:REFERENCES|CLOSES]->(s:Resource {node_id: p.stale})
+   WHERE f <> n
+   ${WHEN("type(e) = 'REFERENCES'", "MERGE (f)-[:REFERENCES]->(n)")}
+   ${WHEN("type(e) = 'CLOSES'", "MERGE (f)-[:CLOSES]->(n)")}`,
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (a:Alias)-[x:ALIAS_OF]->(s:Resource {node_id: p.stale})
+   MERGE (a)-[:ALIAS_OF]->(n)
+   DELETE x`,
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (t:Touch)-[x:TOUCHED]->(s:Resource {node_id: p.stale})
+   MERGE (t)-[:TOUCHED]->(n)
+   DELETE x`,
+  `UNWIND $pairs AS p
+   MATCH (s:Resource {node_id: p.stale})
+   OPTIONAL MATCH (s)-[:HAS_COMMENT]->(c:Comment)
+   WITH s, collect(c) AS cs
+   FOREACH (c IN cs | DETACH DELETE c)
+   DETACH DELETE s`,
+] as const;
+
+/**
+ * Aliases: an address being written is nobody's alias any more; each alias
+ * points at the Resource that now answers it.
+ */
+export const SET_ALIASES = [
+  `UNWIND $addresses AS k
+   MATCH (a:Alias {key: k})
+   DETACH DELETE a`,
+  `UNWIND $aliases AS x
+   MATCH (n:Resource {node_id: x.node_id})
+   MERGE (a:Alias {key: x.key})
+   WITH n, a
+   OPTIONAL MATCH (a)-[old:ALIAS_OF]->(m:Resource)
+   WHERE m <> n
+   DELETE old
+   WITH DISTINCT n, a
+   MERGE (a)-[:ALIAS_OF]->(n)`,
+] as const;
+
+/**
+ * Containment: an item hangs under its stored repository; a repository
+ * arriving after its items and Listings collects them.
+ */
+export const CONTAIN = `
+UNWIND $rows AS r
+MATCH (n:Resource {node_id: r.node_id})
+OPTIONAL MATCH (p:Resource {address: n.repo_address})
+WHERE p:Repository AND p <> n
+${WHEN("p IS NOT NULL AND r.kind = 'issue'", "MERGE (p)-[:HAS_ISSUE]->(n)")}
+${WHEN("p IS NOT NULL AND r.kind = 'pull_request'", "MERGE (p)-[:HAS_PULL_REQUEST]->(n)")}
+WITH DISTINCT n, r WHERE r.kind = 'repository'
+OPTIONAL MATCH (i:Resource {repo_address: r.address})
+WHERE i <> n
+${WHEN("i:Issue", "MERGE (n)-[:HAS_ISSUE]->(i)")}
+${WHEN("i:PullRequest", "MERGE (n)-[:HAS_PULL_REQUEST]->(i)")}
+WITH DISTINCT n, r
+OPTIONAL MATCH (l:Listing {repo_address: r.address})
+FOREACH (x IN CASE WHEN l IS NULL THEN [] ELSE [l] END | MERGE (x)-[:LISTS_FROM]->(n))`;
+
+/** Comments: the ones no longer in a thread go, the others are upserted on node_id. */
+export const PUT_COMMENTS = [
+  `UNWIND $rows AS r
+   MATCH (:Resource {node_id: r.node_id})-[:HAS_COMMENT]->(c:Comment)
+   WHERE NOT c.node_id IN r.comment_ids
+   DETACH DELETE c`,
+  `UNWIND $comments AS c
+   MATCH (n:Resource {node_id: c.parent})
+   MERGE (m:Comment {node_id: c.props.node_id})
+   SET m = c.props
+   WITH n, m
+   OPTIONAL MATCH (o:Resource)-[x:HAS_COMMENT]->(m)
+   WHERE o <> n
+   DELETE x
+   WITH DISTINCT n, m
+   MERGE (n)-[:HAS_COMMENT]->(m)`,
+] as const;
+
+/** A refetch redraws a Resource's outgoing references from scratch. */
+export const CLEAR_EDGES = `
+UNWIND $ids AS id
+MATCH (:Resource {node_id: id})-[e:REFERENCES|CLOSES|WAITS_FOR]->()
+DELETE e`;
+
+/** Draws each reference to a stored Resource, or leaves it waiting under its key. */
+export const LINK_REFERENCES = `
+UNWIND $refs AS f
+MATCH (n:Resource {node_id: f.from})
+${BY_KEY("f.key")}
+WITH n, f, coalesce(d, al) AS t
+${WHEN("t IS NOT NULL AND t <> n AND f.kind = 'REFERENCES'", "MERGE (n)-[:REFERENCES]->(t)")}
+${WHEN("t IS NOT NULL AND t <> n AND f.kind = 'CLOSES'", "MERGE (n)-[:CLOSES]->(t)")}
+${
+  WHEN(
+    "t IS NULL",
+    "MERGE (p:PendingRef {key: f.key}) MERGE (n)-[:WAITS_FOR {kind: f.kind}]->(p)",
+  )
+}`;
+
+/** References that were waiting for a key now written become edges. */
+export const BACKFILL = [
+  `UNWIND $keys AS k
+   MATCH (src:Resource)-[w:WAITS_FOR]->(:PendingRef {key: k.key})
+   MATCH (n:Resource {node_id: k.node_id})
+   ${WHEN("src <> n AND w.kind = 'REFERENCES'", "MERGE (src)-[:REFERENCES]->(n)")}
+   ${WHEN("src <> n AND w.kind = 'CLOSES'", "MERGE (src)-[:CLOSES]->(n)")}
+   DELETE w`,
+  `UNWIND $keys AS k
+   MATCH (p:PendingRef {key: k.key})
+   DETACH DELETE p`,
+] as const;
+
+/** One Resource by key, with its comments. */
+export const GET_RESOURCE = `
+${BY_KEY("$key")}
+WITH coalesce(d, al) AS n
+WHERE n IS NOT NULL
+OPTIONAL MATCH (n)-[:HAS_COMMENT]->(c:Comment)
+RETURN n, collect(c) AS comments`;
+
+/** Heads of Resources by key. */
+export const GET_HEADS = `
+UNWIND $keys AS k
+${BY_KEY("k")}
+WITH k, coalesce(d, al) AS n
+WHERE n IS NOT NULL
+RETURN k, n.node_id AS node_id, n.kind AS kind, n.address AS address, n.title AS title,
+       n.fetched_at AS fetched_at, n.updated_at AS updated_at, n.etag AS etag`;
+
+/** Marks Resources (by key) and Listings (by key) as fetched at `$at`. */
+export const TOUCH_FETCHED_AT = `
+UNWIND $keys AS k
+${BY_KEY("k")}
+OPTIONAL MATCH (l:Listing {key: k})
+FOREACH (x IN [y IN [d, al, l] WHERE y IS NOT NULL] | SET x.fetched_at = $at)`;
+
+/** Reference edges in and out of a Resource. */
+export const EDGES = `
+${BY_KEY("$key")}
+WITH coalesce(d, al) AS n
+WHERE n IS NOT NULL
+OPTIONAL MATCH (n)-[o:REFERENCES|CLOSES]->(t:Resource)
+WITH n, collect([type(o), n.address, t.address]) AS outs
+OPTIONAL MATCH (f:Resource)-[i:REFERENCES|CLOSES]->(n)
+RETURN outs, collect([type(i), f.address, n.address]) AS ins`;
+
+// --- Listings --------------------------------------------------------------------
+
+/** Node ids of the members a Listing is written with (by key). */
+export const RESOLVE_KEYS = `
+UNWIND $keys AS k
+${BY_KEY("k")}
+WITH k, coalesce(d, al) AS n
+WHERE n IS NOT NULL
+RETURN k, n.node_id AS node_id`;
+
+/** Upserts a Listing, replaces its members, and hangs it under its stored repository. */
+export const PUT_LISTING = [
+  `MERGE (l:Listing {key: $props.key})
+   SET l = $props
+   WITH l
+   OPTIONAL MATCH (l)-[m:HAS_MEMBER]->()
+   DELETE m`,
+  `MATCH (l:Listing {key: $key})
+   UNWIND $members AS m
+   MATCH (n:Resource {node_id: m.node_id})
+   CREATE (l)-[:HAS_MEMBER {position: m.position}]->(n)`,
+  `MATCH (l:Listing {key: $key})
+   MATCH (p:Resource {address: l.repo_address})
+   WHERE p:Repository
+   MERGE (l)-[:LISTS_FROM]->(p)`,
+] as const;
+
+export const GET_LISTING = `MATCH (l:Listing {key: $key}) RETURN l`;
+
+export const FIND_LISTINGS = `
+MATCH (l:Listing {repo_address: $repo})
+WHERE l.listing = $kind
+RETURN l ORDER BY l.key`;
+
+export const LISTING_MEMBERS = `
+MATCH (:Listing {key: $key})-[m:HAS_MEMBER]->(n:Resource)
+WHERE m.position >= $from AND m.position < $to
+RETURN m.position AS position, n ORDER BY position`;
+
+// --- Reports ---------------------------------------------------------------------
+
+export const TOUCH_COUNTS = `
+MATCH (t:Touch)
+WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
+RETURN t.status AS status, t.outcome AS outcome, t.reason AS reason, count(*) AS n`;
+
+/**
+ * What each answered read would have cost GitHub, from what served it: an
+ * item 1 request plus one per 100 comments; a listing one per 100 members
+ * plus one per member; a repository 2 (metadata and README).
+ */
+export const REQUESTS_AVOIDED = `
+MATCH (t:Touch)
+WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
+  AND t.status = 'served' AND t.outcome IN ['hit', 'subsumed']
+WITH t, coalesce(t.target, t.address) AS k
+OPTIONAL MATCH (l:Listing {key: k})
+${BY_KEY("k")}
+WITH t, l, coalesce(d, al) AS r
+WITH t, l, r,
+     CASE WHEN l IS NULL THEN 0
+          WHEN t.limit IS NOT NULL AND t.limit < l.member_count THEN t.limit
+          ELSE l.member_count END AS m
+RETURN sum(CASE
+  WHEN l IS NOT NULL THEN (m + 99) / 100 + m
+  WHEN r IS NULL THEN 0
+  WHEN r.kind = 'repository' THEN 2
+  ELSE 1 + (r.comment_count + 99) / 100 END) AS n`;
+
+export const RESOURCE_COUNTS = `MATCH (n:Resource) RETURN n.kind AS kind, count(*) AS n`;
+export const COMMENT_COUNT =
+  `MATCH (:Resource)-[:HAS_COMMENT]->(c:Comment) RETURN count(DISTINCT c) AS n`;
+export const LISTING_COUNT = `MATCH (l:Listing) RETURN count(l) AS n`;
+
+// --- Sync (outbox and local index) ----------------------------------------------
+
+/** Heads of every stored Resource, for refreshing a local index. */
+export const ALL_HEADS = `
+MATCH (n:Resource)
+RETURN n.address AS address, n.fetched_at AS fetched_at, n.updated_at AS updated_at`;
+
+/** Every stored Listing. */
+export const ALL_LISTINGS = `MATCH (l:Listing) RETURN l`;
