@@ -572,6 +572,23 @@ export function storeContract(
     assert.deepEqual(await store.listingMembers(OPEN_BUGS), []);
   });
 
+  test("a Listing with members that are not stored is kept partial, never complete", async (store) => {
+    await store.putResources([{ resource: issue(1) }, { resource: issue(2) }]);
+    const asked = listing(OPEN_ISSUES, 3, { total_count: 3 });
+    await store.putListing(asked, [
+      "github:acme/rocket#1",
+      "github:acme/rocket#404",
+      "github:acme/rocket#2",
+    ]);
+    const stored = await store.getListing(OPEN_ISSUES);
+    assert.equal(stored?.member_count, 2);
+    assert.equal(stored?.fully_expanded, false);
+    assert.deepEqual(
+      (await store.listingMembers(OPEN_ISSUES)).map((m) => [m.position, m.number]),
+      [[0, 1], [1, 2]],
+    );
+  });
+
   test("findListings returns the Listings of one repository and kind", async (store) => {
     await store.putResources([{ resource: issue(1) }, { resource: pullRequest(2) }]);
     await store.putListing(listing(OPEN_ISSUES, 1), ["github:acme/rocket#1"]);

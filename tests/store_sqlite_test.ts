@@ -6,11 +6,13 @@
  */
 
 import assert from "node:assert/strict";
-import { storeContract } from "./store_contract.ts";
+import { issue, pullRequest, repository, storeContract, touch } from "./store_contract.ts";
 import { openEmbeddedStore } from "../lib/store/sqlite.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { parseConfig } from "../lib/config.ts";
-import { SCHEMA_VERSION } from "../lib/store/schema.ts";
+import { migrate, SCHEMA_VERSION } from "../lib/store/schema.ts";
+import { listingAddress } from "../lib/address/key.ts";
+import type { Listing } from "../lib/types.ts";
 import { DatabaseSync } from "node:sqlite";
 
 const dirs: string[] = [];
@@ -50,7 +52,6 @@ Deno.test("sqlite store: openStore opens the configured file and reopening keeps
     const config = parseConfig(`[store]\npath = ${JSON.stringify(path)}\n`, `${dir}/config.toml`);
     const store = await openStore(config);
     assert.equal(store.kind, "sqlite");
-    const { touch } = await import("./store_contract.ts");
     assert.equal(await store.recordTouches([touch("alice", "github:acme/rocket#1")]), 1);
     await store.close();
     const again = openEmbeddedStore(path);
@@ -165,7 +166,6 @@ Deno.test("sqlite store: 8 processes recording at once lose and double nothing",
 Deno.test("sqlite store: two Sweep processes leasing at once never take the same Touch", async () => {
   const { dir, path } = await tempDb();
   try {
-    const { touch } = await import("./store_contract.ts");
     const store = openEmbeddedStore(path);
     await store.recordTouches(
       Array.from({ length: 300 }, (_, i) => touch("alice", `github:acme/rocket#${i + 1}`)),
@@ -203,6 +203,119 @@ Deno.test("sqlite store: two Sweep processes leasing at once never take the same
     const touches = await after.listTouches("alice");
     assert.ok(touches.every((t) => t.status === "resolved"));
     await after.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("sqlite store: an older database is migrated on open and keeps its Touches", async () => {
+  const { dir, path } = await tempDb();
+  try {
+    const db = new DatabaseSync(path);
+    migrate(db, 1);
+    db.prepare(
+      `INSERT INTO touches (id, user_id, provenance, address, kind, recorded_at, dedup_key, status)
+       VALUES ('t-old', 'alice', 'FETCHED', 'github:acme/rocket#1', 'item',
+               '2026-01-01T00:00:00.000Z', 'k-old', 'pending')`,
+    ).run();
+    db.close();
+    const store = openEmbeddedStore(path);
+    assert.deepEqual((await store.listTouches("alice")).map((t) => t.id), ["t-old"]);
+    assert.deepEqual((await store.unexportedTouches(10)).map((t) => t.id), ["t-old"]);
+    await store.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("sqlite store: the outbox hands out each user's Touches until marked exported", async () => {
+  const { dir, path } = await tempDb();
+  try {
+    const store = openEmbeddedStore(path);
+    const touches = [
+      touch("alice", "github:acme/rocket#1"),
+      touch("bob", "github:acme/rocket#2"),
+      touch("alice", "github:acme/rocket#3"),
+    ];
+    await store.recordTouches(touches);
+    const first = await store.unexportedTouches(2);
+    assert.deepEqual(first.map((t) => t.address), touches.slice(0, 2).map((t) => t.address));
+    await store.markExported(first.map((t) => t.id), "2026-03-03T00:00:00.000Z");
+    await store.recordTouches(touches); // re-delivery adds nothing to send
+    const rest = await store.unexportedTouches(10);
+    assert.deepEqual(rest.map((t) => t.address), ["github:acme/rocket#3"]);
+    await store.markExported(rest.map((t) => t.id), "2026-03-03T00:00:00.000Z");
+    assert.deepEqual(await store.unexportedTouches(10), []);
+    assert.equal((await store.listTouches("alice")).length, 2, "exported Touches stay readable");
+    await store.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("sqlite store: exporting into another store reproduces Resources, aliases, edges and Listings", async () => {
+  const { dir, path } = await tempDb();
+  try {
+    const source = openEmbeddedStore(path);
+    const closes = pullRequest(5, { closes: ["https://github.com/acme/rocket/issues/1"] });
+    await source.putResources([
+      { resource: issue(1) },
+      { resource: closes },
+      { resource: repository() },
+    ]);
+    const renamed = repository({
+      address: "github:acme/rocket-engine",
+      repo: "rocket-engine",
+      url: "https://github.com/acme/rocket-engine",
+    });
+    await source.putResources([{ resource: renamed }]);
+    const key = listingAddress("acme", "rocket", "issues", { state: "all" }, null).key;
+    const l: Listing = {
+      key,
+      owner: "acme",
+      repo: "rocket",
+      listing: "issues",
+      filters: { state: "all", labels: [] },
+      limit: null,
+      total_count: 2,
+      member_count: 2,
+      fully_expanded: true,
+      fetched_at: "2026-03-02T09:15:00.000Z",
+    };
+    await source.putListing(l, ["github:acme/rocket#5", "github:acme/rocket#1"]);
+
+    const target = openEmbeddedStore(`${dir}/copy.db`);
+    let batches = 0;
+    for (const writes of source.exportResources(2)) {
+      batches++;
+      await target.putResources(writes);
+    }
+    assert.equal(batches, 2);
+    for (const { listing, members } of source.exportListings()) {
+      await target.putListing(listing, members);
+    }
+    for (
+      const a of [
+        "github:acme/rocket#1",
+        "github:acme/rocket#5",
+        "github:acme/rocket",
+        renamed.address,
+      ]
+    ) {
+      assert.deepEqual(await target.getResource(a), await source.getResource(a), a);
+    }
+    assert.deepEqual(await target.edges("github:acme/rocket#1"), [
+      { kind: "CLOSES", from: "github:acme/rocket#5", to: "github:acme/rocket#1" },
+    ]);
+    assert.deepEqual(await target.getListing(key), l);
+    assert.deepEqual(await target.listingMembers(key), await source.listingMembers(key));
+    assert.deepEqual(await target.memoryStats().then((s) => s.resources), {
+      repository: 1,
+      issue: 1,
+      pull_request: 1,
+    });
+    await source.close();
+    await target.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -134,6 +134,11 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX listing_members_by_resource ON listing_members (resource_id);
   `,
+  // 2: the outbox of Touches a shared graph store has not received yet.
+  `
+  ALTER TABLE touches ADD COLUMN exported_at TEXT;
+  CREATE INDEX touches_unexported ON touches (recorded_at) WHERE exported_at IS NULL;
+  `,
 ];
 
 /** The schema version this build writes. */
@@ -156,23 +161,26 @@ export function schemaVersion(db: DatabaseSync): number {
 }
 
 /**
- * Brings the database to {@link SCHEMA_VERSION}. Safe when many processes open
+ * Brings the database to {@link SCHEMA_VERSION} (or to `target`, for tests
+ * that need an older schema). Safe when many processes open
  * a fresh file at once: the version is re-read under the write lock, so only
  * the first one migrates.
  */
-export function migrate(db: DatabaseSync): void {
+export function migrate(db: DatabaseSync, target: number = SCHEMA_VERSION): void {
   const seen = schemaVersion(db);
-  if (seen === SCHEMA_VERSION) return;
+  if (seen === target) return;
   if (seen > SCHEMA_VERSION) throw new SchemaTooNewError(seen);
+  if (seen > target) return;
   // WAL is persistent in the file; set it once, before the first write.
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("BEGIN IMMEDIATE");
   try {
     const version = schemaVersion(db);
     if (version > SCHEMA_VERSION) throw new SchemaTooNewError(version);
-    for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
-    // user_version cannot be a bound parameter; SCHEMA_VERSION is a constant.
-    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    const to = Math.max(version, Math.min(target, SCHEMA_VERSION));
+    for (let v = version; v < to; v++) db.exec(MIGRATIONS[v]);
+    // user_version cannot be a bound parameter; `to` is a whole number we computed.
+    db.exec(`PRAGMA user_version = ${to}`);
     db.exec("COMMIT");
   } catch (e) {
     db.exec("ROLLBACK");

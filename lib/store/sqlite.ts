@@ -495,20 +495,24 @@ export class SqliteStore implements Store {
         address,
         address,
       );
-      if (!row) return null;
-      const data = JSON.parse(row.data as string);
-      const out = {
-        ...data,
-        address: row.address,
-        fetched_at: row.fetched_at,
-        updated_at: row.updated_at,
-      } as Resource;
-      if (row.etag !== null || "etag" in data) out.etag = row.etag as string | null;
-      const id = row.id as number;
-      if (out.kind !== "repository") out.comments = this.#comments(id, false);
-      if (out.kind === "pull_request") out.review_comments = this.#comments(id, true);
-      return out;
+      return row ? this.#resourceFrom(row) : null;
     });
+  }
+
+  /** A whole Resource from its head row and body (`id, address, fetched_at, updated_at, etag, data`). */
+  #resourceFrom(row: Row): Resource {
+    const data = JSON.parse(row.data as string);
+    const out = {
+      ...data,
+      address: row.address,
+      fetched_at: row.fetched_at,
+      updated_at: row.updated_at,
+    } as Resource;
+    if (row.etag !== null || "etag" in data) out.etag = row.etag as string | null;
+    const id = row.id as number;
+    if (out.kind !== "repository") out.comments = this.#comments(id, false);
+    if (out.kind === "pull_request") out.review_comments = this.#comments(id, true);
+    return out;
   }
 
   getHeads(addresses: string[]): Promise<Map<string, ResourceHead>> {
@@ -775,6 +779,81 @@ export class SqliteStore implements Store {
       }
     }
     return total;
+  }
+
+  // --- Export (migrate to a graph store, the hooks' outbox) -------------------
+
+  /**
+   * Every stored Resource with the aliases it answers to, `batch` at a time,
+   * in storage order; memory stays bounded whatever the store's size.
+   *
+   * @example
+   * ```ts
+   * for (const writes of local.exportResources()) await graph.putResources(writes);
+   * ```
+   */
+  *exportResources(batch = 200): Generator<ResourceWrite[]> {
+    let after = 0;
+    for (;;) {
+      const rows = this.#all(
+        `SELECT r.id, r.address, r.fetched_at, r.updated_at, r.etag, d.data
+         FROM resources r JOIN resource_data d ON d.id = r.id
+         WHERE r.id > ? ORDER BY r.id LIMIT ?`,
+        after,
+        batch,
+      );
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1].id as number;
+      yield rows.map((row) => {
+        const aliases = this.#all(
+          "SELECT key FROM aliases WHERE resource_id = ? ORDER BY key",
+          row.id,
+        ).map((a) => a.key as string);
+        const write: ResourceWrite = { resource: this.#resourceFrom(row) };
+        if (aliases.length) write.aliases = aliases;
+        return write;
+      });
+    }
+  }
+
+  /** Every stored Listing with its member addresses in order (what `putListing` takes). */
+  *exportListings(): Generator<{ listing: Listing; members: string[] }> {
+    for (const row of this.#all("SELECT * FROM listings ORDER BY key")) {
+      const listing = this.#listing(row);
+      const members = this.#all(
+        `SELECT r.address FROM listing_members m JOIN resources r ON r.id = m.resource_id
+         WHERE m.listing_key = ? ORDER BY m.position`,
+        listing.key,
+      ).map((m) => m.address as string);
+      yield { listing, members };
+    }
+  }
+
+  /**
+   * The outbox: Touches (of every user on this machine) not yet copied to the
+   * shared store, oldest first. A hook with a graph store configured still
+   * records here only; the drain copies them and calls {@link markExported}.
+   */
+  unexportedTouches(limit: number): Promise<Touch[]> {
+    return Promise.resolve().then(() =>
+      this.#all(
+        `SELECT * FROM touches WHERE exported_at IS NULL ORDER BY recorded_at, rowid LIMIT ?`,
+        limit,
+      ).map(touchFromRow)
+    );
+  }
+
+  /** Marks Touches as copied to the shared store, so the outbox never sends them twice. */
+  markExported(ids: string[], at: string): Promise<void> {
+    return Promise.resolve().then(() => {
+      if (ids.length === 0) return;
+      this.#run(
+        `UPDATE touches SET exported_at = ?
+         WHERE exported_at IS NULL AND id IN (SELECT value FROM json_each(?))`,
+        at,
+        JSON.stringify(ids),
+      );
+    });
   }
 
   close(): Promise<void> {
