@@ -418,14 +418,17 @@ export function shellCommands(
     for (;;) {
       const w = cmd[k];
       if (!w?.known) break;
-      if (w.value === "env") {
+      const word = w.value.slice(w.value.lastIndexOf("/") + 1);
+      if (word === "env") {
         k++;
         while (cmd[k]?.known && cmd[k].value.startsWith("-")) k++;
         while (cmd[k] && isAssignment(cmd[k])) assign(vars, cmd[k++]);
-      } else if (w.value === "timeout") {
+      } else if (word === "timeout") {
         k++;
-        while (cmd[k]?.known && cmd[k].value.startsWith("-")) k++;
-        k++;
+        while (cmd[k]?.known && cmd[k].value.startsWith("-")) {
+          k += cmd[k].value === "-s" || cmd[k].value === "-k" ? 2 : 1;
+        }
+        k++; // the duration
       } else if (PREFIX_WORDS.has(w.value) && w.plain) k++;
       else break;
     }
