@@ -10,6 +10,7 @@
  * @module
  */
 
+import { UserError } from "../errors.ts";
 import type {
   EdgeKind,
   Listing,
@@ -31,11 +32,15 @@ export class IdentityRequiredError extends Error {
   }
 }
 
-/** Thrown when a shared store cannot be reached. */
-export class StoreUnavailableError extends Error {
+/**
+ * Thrown when a shared store cannot be reached. A {@link UserError}: commands
+ * print it as one line (exit 1); Touches wait in the local outbox meanwhile.
+ */
+export class StoreUnavailableError extends UserError {
   constructor(what: string, cause?: unknown) {
-    super(`the shared store is unreachable (${what})`, { cause });
+    super(`the shared store is unreachable (${what})`);
     this.name = "StoreUnavailableError";
+    this.cause = cause;
   }
 }
 
