@@ -249,10 +249,17 @@ function failed(failure: Failure, requestId: string, headers: Record<string, str
     }, headers);
   }
   if (failure === "reset") {
-    // Headers go out, then the body stream errors: the client sees the connection drop mid-answer.
+    // Headers and a first chunk go out, then the body stream errors: the client sees the
+    // connection drop mid-answer. (Deno logs the stream error on stderr; that line is expected.)
+    let sent = false;
     const body = new ReadableStream({
-      start(controller) {
-        controller.error(new Error("connection reset by emulator"));
+      pull(controller) {
+        if (!sent) {
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('{"data":'));
+          return;
+        }
+        controller.error(new Error("emulator: injected connection reset (failNext)"));
       },
     });
     return new Response(body, { status: 200, headers: { "content-type": JSON_TYPE, ...headers } });
