@@ -29,9 +29,16 @@ storeContract(
   },
 );
 
-async function tempDb(): Promise<{ dir: string; path: string }> {
-  const dir = await Deno.makeTempDir({ prefix: "rgraph-store-" });
-  return { dir, path: `${dir}/rgraph.db` };
+/** A test on a fresh database file in its own temporary directory, removed afterwards. */
+function dbTest(name: string, fn: (db: { dir: string; path: string }) => Promise<void>): void {
+  Deno.test(`sqlite store: ${name}`, async () => {
+    const dir = await Deno.makeTempDir({ prefix: "rgraph-store-" });
+    try {
+      await fn({ dir, path: `${dir}/rgraph.db` });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
 }
 
 const STORE_MODULE = new URL("../lib/store/sqlite.ts", import.meta.url).href;
@@ -46,9 +53,9 @@ function spawnDeno(code: string, args: string[]): Deno.ChildProcess {
   }).spawn();
 }
 
-Deno.test("sqlite store: openStore opens the configured file and reopening keeps the data", async () => {
-  const { dir, path } = await tempDb();
-  try {
+dbTest(
+  "openStore opens the configured file and reopening keeps the data",
+  async ({ dir, path }) => {
     const config = parseConfig(`[store]\npath = ${JSON.stringify(path)}\n`, `${dir}/config.toml`);
     const store = await openStore(config);
     assert.equal(store.kind, "sqlite");
@@ -63,199 +70,168 @@ Deno.test("sqlite store: openStore opens the configured file and reopening keeps
     db.close();
     assert.equal(mode.journal_mode, "wal");
     assert.equal(version.user_version, SCHEMA_VERSION);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  },
+);
+
+dbTest("a database from a newer rgraph is refused with a clear error", ({ path }) => {
+  const db = new DatabaseSync(path);
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+  db.close();
+  assert.throws(() => openEmbeddedStore(path), /newer than this rgraph/);
+  return Promise.resolve();
 });
 
-Deno.test("sqlite store: a database from a newer rgraph is refused with a clear error", async () => {
-  const { dir, path } = await tempDb();
-  try {
-    const db = new DatabaseSync(path);
-    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
-    db.close();
-    assert.throws(() => openEmbeddedStore(path), /newer than this rgraph/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+dbTest("a writer killed mid-write leaves no half-written Resource", async ({ path }) => {
+  // Writes issues with 40 comments each, forever, until killed.
+  const writer = spawnDeno(
+    `
+    import { openEmbeddedStore } from "${STORE_MODULE}";
+    import { issue } from "${CONTRACT_MODULE}";
+    const store = openEmbeddedStore(Deno.args[0]);
+    const thread = (n) => Array.from({ length: 40 }, (_, i) => ({
+      node_id: "IC_" + n + "_" + i, author: "a", created_at: "2026-01-01T00:00:00Z",
+      body: "x".repeat(2000),
+    }));
+    for (let n = 1; ; n++) {
+      await store.putResources([{ resource: issue(n, { comments: thread(n), comment_count: 40 }) }]);
+      if (n === 5) console.log("writing");
+    }
+    `,
+    [path],
+  );
+  const reader = writer.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("writing")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
   }
+  await new Promise((r) => setTimeout(r, 150));
+  writer.kill("SIGKILL");
+  const status = await writer.status;
+  assert.equal(status.signal, "SIGKILL");
+  reader.releaseLock();
+  await writer.stdout.cancel().catch(() => {});
+  await writer.stderr.cancel();
+
+  const store = openEmbeddedStore(path);
+  const stats = await store.memoryStats();
+  assert.ok(stats.resources.issue >= 5, `only ${stats.resources.issue} issues written`);
+  assert.equal(stats.comments, stats.resources.issue * 40);
+  for (let n = 1; n <= stats.resources.issue; n++) {
+    const r = await store.getResource(`github:acme/rocket#${n}`);
+    assert.ok(r && r.kind === "issue", `issue ${n} missing`);
+    assert.equal(r.comments.length, 40);
+  }
+  await store.close();
 });
 
-Deno.test("sqlite store: a writer killed mid-write leaves no half-written Resource", async () => {
-  const { dir, path } = await tempDb();
-  try {
-    // Writes issues with 40 comments each, forever, until killed.
-    const writer = spawnDeno(
+dbTest("8 processes recording at once lose and double nothing", async ({ path }) => {
+  const procs = Array.from({ length: 8 }, (_, p) =>
+    spawnDeno(
       `
       import { openEmbeddedStore } from "${STORE_MODULE}";
-      import { issue } from "${CONTRACT_MODULE}";
-      const store = openEmbeddedStore(Deno.args[0]);
-      const thread = (n) => Array.from({ length: 40 }, (_, i) => ({
-        node_id: "IC_" + n + "_" + i, author: "a", created_at: "2026-01-01T00:00:00Z",
-        body: "x".repeat(2000),
-      }));
-      for (let n = 1; ; n++) {
-        await store.putResources([{ resource: issue(n, { comments: thread(n), comment_count: 40 }) }]);
-        if (n === 5) console.log("writing");
+      import { touch } from "${CONTRACT_MODULE}";
+      const [path, p] = Deno.args;
+      for (let i = 0; i < 25; i++) {
+        const store = openEmbeddedStore(path);
+        // Every process also re-delivers the events of process 0: recorded once.
+        await store.recordTouches([
+          touch("alice", "github:acme/rocket#" + i, { dedup_key: "p" + p + "-" + i }),
+          touch("alice", "github:acme/rocket#" + i, { dedup_key: "p0-" + i }),
+        ]);
+        await store.close();
       }
       `,
-      [path],
-    );
-    const reader = writer.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let seen = "";
-    while (!seen.includes("writing")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += value;
-    }
-    await new Promise((r) => setTimeout(r, 150));
-    writer.kill("SIGKILL");
-    const status = await writer.status;
-    assert.equal(status.signal, "SIGKILL");
-    reader.releaseLock();
-    await writer.stdout.cancel().catch(() => {});
-    await writer.stderr.cancel();
-
-    const store = openEmbeddedStore(path);
-    const stats = await store.memoryStats();
-    assert.ok(stats.resources.issue >= 5, `only ${stats.resources.issue} issues written`);
-    assert.equal(stats.comments, stats.resources.issue * 40);
-    for (let n = 1; n <= stats.resources.issue; n++) {
-      const r = await store.getResource(`github:acme/rocket#${n}`);
-      assert.ok(r && r.kind === "issue", `issue ${n} missing`);
-      assert.equal(r.comments.length, 40);
-    }
-    await store.close();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+      [path, String(p)],
+    ));
+  const results = await Promise.all(procs.map((c) => c.output()));
+  for (const r of results) assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
+  const store = openEmbeddedStore(path);
+  const touches = await store.listTouches("alice");
+  assert.equal(touches.length, 8 * 25);
+  assert.equal(new Set(touches.map((t) => t.dedup_key)).size, 8 * 25);
+  await store.close();
 });
 
-Deno.test("sqlite store: 8 processes recording at once lose and double nothing", async () => {
-  const { dir, path } = await tempDb();
-  try {
-    const procs = Array.from({ length: 8 }, (_, p) =>
-      spawnDeno(
-        `
-        import { openEmbeddedStore } from "${STORE_MODULE}";
-        import { touch } from "${CONTRACT_MODULE}";
-        const [path, p] = Deno.args;
-        for (let i = 0; i < 25; i++) {
-          const store = openEmbeddedStore(path);
-          // Every process also re-delivers the events of process 0: recorded once.
-          await store.recordTouches([
-            touch("alice", "github:acme/rocket#" + i, { dedup_key: "p" + p + "-" + i }),
-            touch("alice", "github:acme/rocket#" + i, { dedup_key: "p0-" + i }),
-          ]);
-          await store.close();
+dbTest("two Sweep processes leasing at once never take the same Touch", async ({ path }) => {
+  const store = openEmbeddedStore(path);
+  await store.recordTouches(
+    Array.from({ length: 300 }, (_, i) => touch("alice", `github:acme/rocket#${i + 1}`)),
+  );
+  await store.close();
+  const sweeps = ["sweep-a", "sweep-b"].map((owner) =>
+    spawnDeno(
+      `
+      import { openEmbeddedStore } from "${STORE_MODULE}";
+      const [path, owner] = Deno.args;
+      const store = openEmbeddedStore(path);
+      const ids = [];
+      for (;;) {
+        const batch = await store.leasePending(owner, 7, 60000);
+        if (batch.length === 0) break;
+        for (const t of batch) {
+          ids.push(t.id);
+          await store.settleTouch(t.id, owner, { status: "resolved", target: t.address });
         }
-        `,
-        [path, String(p)],
-      ));
-    const results = await Promise.all(procs.map((c) => c.output()));
-    for (const r of results) assert.equal(r.code, 0, new TextDecoder().decode(r.stderr));
-    const store = openEmbeddedStore(path);
-    const touches = await store.listTouches("alice");
-    assert.equal(touches.length, 8 * 25);
-    assert.equal(new Set(touches.map((t) => t.dedup_key)).size, 8 * 25);
-    await store.close();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+      }
+      console.log(JSON.stringify(ids));
+      `,
+      [path, owner],
+    )
+  );
+  const outs = await Promise.all(sweeps.map((c) => c.output()));
+  const leased = outs.map((o) => {
+    assert.equal(o.code, 0, new TextDecoder().decode(o.stderr));
+    return JSON.parse(new TextDecoder().decode(o.stdout)) as string[];
+  });
+  const all = leased.flat();
+  assert.equal(all.length, 300);
+  assert.equal(new Set(all).size, 300, "a Touch was leased by both Sweeps");
+  const after = openEmbeddedStore(path);
+  const touches = await after.listTouches("alice");
+  assert.ok(touches.every((t) => t.status === "resolved"));
+  await after.close();
 });
 
-Deno.test("sqlite store: two Sweep processes leasing at once never take the same Touch", async () => {
-  const { dir, path } = await tempDb();
-  try {
-    const store = openEmbeddedStore(path);
-    await store.recordTouches(
-      Array.from({ length: 300 }, (_, i) => touch("alice", `github:acme/rocket#${i + 1}`)),
-    );
-    await store.close();
-    const sweeps = ["sweep-a", "sweep-b"].map((owner) =>
-      spawnDeno(
-        `
-        import { openEmbeddedStore } from "${STORE_MODULE}";
-        const [path, owner] = Deno.args;
-        const store = openEmbeddedStore(path);
-        const ids = [];
-        for (;;) {
-          const batch = await store.leasePending(owner, 7, 60000);
-          if (batch.length === 0) break;
-          for (const t of batch) {
-            ids.push(t.id);
-            await store.settleTouch(t.id, owner, { status: "resolved", target: t.address });
-          }
-        }
-        console.log(JSON.stringify(ids));
-        `,
-        [path, owner],
-      )
-    );
-    const outs = await Promise.all(sweeps.map((c) => c.output()));
-    const leased = outs.map((o) => {
-      assert.equal(o.code, 0, new TextDecoder().decode(o.stderr));
-      return JSON.parse(new TextDecoder().decode(o.stdout)) as string[];
-    });
-    const all = leased.flat();
-    assert.equal(all.length, 300);
-    assert.equal(new Set(all).size, 300, "a Touch was leased by both Sweeps");
-    const after = openEmbeddedStore(path);
-    const touches = await after.listTouches("alice");
-    assert.ok(touches.every((t) => t.status === "resolved"));
-    await after.close();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+dbTest("an older database is migrated on open and keeps its Touches", async ({ path }) => {
+  const db = new DatabaseSync(path);
+  migrate(db, 1);
+  db.prepare(
+    `INSERT INTO touches (id, user_id, provenance, address, kind, recorded_at, dedup_key, status)
+     VALUES ('t-old', 'alice', 'FETCHED', 'github:acme/rocket#1', 'item',
+             '2026-01-01T00:00:00.000Z', 'k-old', 'pending')`,
+  ).run();
+  db.close();
+  const store = openEmbeddedStore(path);
+  assert.deepEqual((await store.listTouches("alice")).map((t) => t.id), ["t-old"]);
+  assert.deepEqual((await store.unexportedTouches(10)).map((t) => t.id), ["t-old"]);
+  await store.close();
 });
 
-Deno.test("sqlite store: an older database is migrated on open and keeps its Touches", async () => {
-  const { dir, path } = await tempDb();
-  try {
-    const db = new DatabaseSync(path);
-    migrate(db, 1);
-    db.prepare(
-      `INSERT INTO touches (id, user_id, provenance, address, kind, recorded_at, dedup_key, status)
-       VALUES ('t-old', 'alice', 'FETCHED', 'github:acme/rocket#1', 'item',
-               '2026-01-01T00:00:00.000Z', 'k-old', 'pending')`,
-    ).run();
-    db.close();
-    const store = openEmbeddedStore(path);
-    assert.deepEqual((await store.listTouches("alice")).map((t) => t.id), ["t-old"]);
-    assert.deepEqual((await store.unexportedTouches(10)).map((t) => t.id), ["t-old"]);
-    await store.close();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+dbTest("the outbox hands out each user's Touches until marked exported", async ({ path }) => {
+  const store = openEmbeddedStore(path);
+  const touches = [
+    touch("alice", "github:acme/rocket#1"),
+    touch("bob", "github:acme/rocket#2"),
+    touch("alice", "github:acme/rocket#3"),
+  ];
+  await store.recordTouches(touches);
+  const first = await store.unexportedTouches(2);
+  assert.deepEqual(first.map((t) => t.address), touches.slice(0, 2).map((t) => t.address));
+  await store.markExported(first.map((t) => t.id), "2026-03-03T00:00:00.000Z");
+  await store.recordTouches(touches); // re-delivery adds nothing to send
+  const rest = await store.unexportedTouches(10);
+  assert.deepEqual(rest.map((t) => t.address), ["github:acme/rocket#3"]);
+  await store.markExported(rest.map((t) => t.id), "2026-03-03T00:00:00.000Z");
+  assert.deepEqual(await store.unexportedTouches(10), []);
+  assert.equal((await store.listTouches("alice")).length, 2, "exported Touches stay readable");
+  await store.close();
 });
 
-Deno.test("sqlite store: the outbox hands out each user's Touches until marked exported", async () => {
-  const { dir, path } = await tempDb();
-  try {
-    const store = openEmbeddedStore(path);
-    const touches = [
-      touch("alice", "github:acme/rocket#1"),
-      touch("bob", "github:acme/rocket#2"),
-      touch("alice", "github:acme/rocket#3"),
-    ];
-    await store.recordTouches(touches);
-    const first = await store.unexportedTouches(2);
-    assert.deepEqual(first.map((t) => t.address), touches.slice(0, 2).map((t) => t.address));
-    await store.markExported(first.map((t) => t.id), "2026-03-03T00:00:00.000Z");
-    await store.recordTouches(touches); // re-delivery adds nothing to send
-    const rest = await store.unexportedTouches(10);
-    assert.deepEqual(rest.map((t) => t.address), ["github:acme/rocket#3"]);
-    await store.markExported(rest.map((t) => t.id), "2026-03-03T00:00:00.000Z");
-    assert.deepEqual(await store.unexportedTouches(10), []);
-    assert.equal((await store.listTouches("alice")).length, 2, "exported Touches stay readable");
-    await store.close();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("sqlite store: exporting into another store reproduces Resources, aliases, edges and Listings", async () => {
-  const { dir, path } = await tempDb();
-  try {
+dbTest(
+  "exporting into another store reproduces Resources, aliases, edges and Listings",
+  async ({ dir, path }) => {
     const source = openEmbeddedStore(path);
     const closes = pullRequest(5, { closes: ["https://github.com/acme/rocket/issues/1"] });
     await source.putResources([
@@ -316,7 +292,5 @@ Deno.test("sqlite store: exporting into another store reproduces Resources, alia
     });
     await source.close();
     await target.close();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  },
+);

@@ -261,35 +261,27 @@ export class SqliteStore implements Store {
   settleTouch(id: string, owner: string, settlement: Settlement): Promise<void> {
     return Promise.resolve().then(() => {
       const held = "id = ? AND lease_owner = ? AND status = 'pending'";
-      const now = new Date().toISOString();
-      switch (settlement.status) {
-        case "resolved":
-          this.#run(
-            `UPDATE touches SET status = 'resolved', target = ?, reason = NULL, settled_at = ?,
-               lease_owner = NULL, lease_until = NULL WHERE ${held}`,
-            settlement.target,
-            now,
-            id,
-            owner,
-          );
-          return;
-        case "unresolved":
-          this.#run(
-            `UPDATE touches SET status = 'unresolved', reason = ?, settled_at = ?,
-               lease_owner = NULL, lease_until = NULL WHERE ${held}`,
-            settlement.reason,
-            now,
-            id,
-            owner,
-          );
-          return;
-        case "pending":
-          this.#run(
-            `UPDATE touches SET lease_owner = NULL, lease_until = NULL WHERE ${held}`,
-            id,
-            owner,
-          );
+      if (settlement.status === "pending") {
+        this.#run(
+          `UPDATE touches SET lease_owner = NULL, lease_until = NULL WHERE ${held}`,
+          id,
+          owner,
+        );
+        return;
       }
+      const [target, reason] = settlement.status === "resolved"
+        ? [settlement.target, null]
+        : [null, settlement.reason];
+      this.#run(
+        `UPDATE touches SET status = ?, target = coalesce(?, target), reason = ?, settled_at = ?,
+           lease_owner = NULL, lease_until = NULL WHERE ${held}`,
+        settlement.status,
+        target,
+        reason,
+        new Date().toISOString(),
+        id,
+        owner,
+      );
     });
   }
 
