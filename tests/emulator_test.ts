@@ -377,6 +377,50 @@ Deno.test("emulator: GraphQL answers like GitHub and holds the FACTS dataset", a
       assert.deepEqual(body.errors[0].path, ["nodes", 2]);
     });
 
+    await t.step("the root tree names the README; its blob is found by that name", async () => {
+      const { body } = await gql(
+        gh,
+        `query($expr: String!) { repository(owner: "${FACTS.pythonClient.owner}", name: "${FACTS.pythonClient.name}") {
+          root: object(expression: "HEAD:") { ... on Tree { entries { name type } } }
+          md: object(expression: "HEAD:README.md") { id }
+          readme: object(expression: $expr) { ... on Blob { text } } } }`,
+        { expr: `HEAD:${FACTS.pythonClient.readme}` },
+      );
+      const r = body.data.repository;
+      assert.ok(
+        r.root.entries.some((e: Json) => e.name === FACTS.pythonClient.readme && e.type === "blob"),
+      );
+      assert.equal(r.md, null);
+      assert.match(r.readme.text, /^# lumen-py/);
+    });
+
+    await t.step("review threads are nodes: their comments page by node(id)", async () => {
+      const first = await gql(
+        gh,
+        `{ repository(${BIG}) { pullRequest(number: ${FACTS.detailedPull.number}) { reviewThreads(first: 1) { nodes { id path } } } } }`,
+      );
+      const thread = first.body.data.repository.pullRequest.reviewThreads.nodes[0];
+      assert.ok(thread.id.startsWith("PRRT_kwDO"));
+      const { body } = await gql(
+        gh,
+        `query($id: ID!) { node(id: $id) { ... on PullRequestReviewThread { path comments(first: 100) { nodes { path } } } } }`,
+        { id: thread.id },
+      );
+      assert.equal(body.data.node.path, thread.path);
+      assert.ok(body.data.node.comments.nodes.every((c: Json) => c.path === thread.path));
+    });
+
+    await t.step("GitHub Enterprise paths: /api/v3 and /api/graphql", async () => {
+      const r = await rest(gh, `/api/v3/repos/${FACTS.big.nameWithOwner}`);
+      assert.equal(r.body.full_name, FACTS.big.nameWithOwner);
+      const res = await fetch(`${gh.apiUrl}/api/graphql`, {
+        method: "POST",
+        headers: { authorization: `token ${gh.token}` },
+        body: JSON.stringify({ query: "{ viewer { login } }" }),
+      });
+      assert.equal((await res.json()).data.viewer.login, FACTS.viewerLogin);
+    });
+
     await t.step("requests are counted", async () => {
       gh.resetCounts();
       await gql(gh, "{ viewer { login } }");

@@ -183,6 +183,7 @@ export type NodeRef =
   | { type: "Item"; item: ItemRec }
   | { type: "IssueComment"; comment: CommentRec; item: ItemRec }
   | { type: "PullRequestReviewComment"; comment: CommentRec; item: ItemRec }
+  | { type: "PullRequestReviewThread"; thread: ReviewThreadRec; item: ItemRec }
   | { type: "User"; user: UserRec };
 
 /** The first second of the dataset's history. */
@@ -751,6 +752,7 @@ function finish(b: Builder): Dataset {
         nodes.set(comment.nodeId, { type: "IssueComment", comment, item });
       }
       for (const t of item.pull?.reviewThreads ?? []) {
+        nodes.set(t.nodeId, { type: "PullRequestReviewThread", thread: t, item });
         for (const comment of t.comments) {
           nodes.set(comment.nodeId, { type: "PullRequestReviewComment", comment, item });
         }

@@ -208,7 +208,7 @@ class Renderer {
         })),
       milestones: (a: PageArgs) => connection(r.milestones, a, (m) => this.milestone(r, m.number)),
       milestone: ({ number }: { number: number }) => this.milestone(r, number),
-      object: ({ expression }: { expression?: string }) => this.blob(r, expression ?? ""),
+      object: ({ expression }: { expression?: string }) => this.object(r, expression ?? ""),
     };
   }
 
@@ -226,11 +226,12 @@ class Renderer {
     };
   }
 
-  blob(r: RepoRec, expression: string) {
-    const m = expression.match(/^([^:]+):(.+)$/);
-    if (!m || !r.readme || ![r.defaultBranch, "HEAD"].includes(m[1]) || m[2] !== r.readme.name) {
-      return null;
-    }
+  /** `object(expression:)`: `HEAD:` (the root tree) or `HEAD:<README name>` (its blob). */
+  object(r: RepoRec, expression: string) {
+    const m = expression.match(/^([^:]+):(.*)$/);
+    if (!m || ![r.defaultBranch, "HEAD"].includes(m[1])) return null;
+    if (m[2] === "") return this.tree(r);
+    if (!r.readme || m[2] !== r.readme.name) return null;
     const text = r.readme.text;
     const oid = pseudoSha(text);
     return {
@@ -245,6 +246,50 @@ class Renderer {
       commitUrl: `${WEB}/${r.owner}/${r.name}/commit/${oid}`,
       commitResourcePath: `/${r.owner}/${r.name}/commit/${oid}`,
       repository: () => this.repo(r),
+    };
+  }
+
+  tree(r: RepoRec) {
+    const manifest = { Rust: "Cargo.toml", Python: "pyproject.toml" }[r.language] ?? "package.json";
+    const entries: [string, "blob" | "tree"][] = [
+      [".github", "tree"],
+      ["LICENSE", "blob"],
+      [manifest, "blob"],
+      ...(r.readme ? [[r.readme.name, "blob"] as [string, "blob"]] : []),
+      ["docs", "tree"],
+      [r.language === "Rust" ? "crates" : "src", "tree"],
+    ];
+    const oid = pseudoSha(`${r.nodeId}:tree`);
+    return {
+      __typename: "Tree",
+      id: `T_${r.nodeId}`,
+      oid,
+      abbreviatedOid: oid.slice(0, 7),
+      commitUrl: `${WEB}/${r.owner}/${r.name}/commit/${oid}`,
+      commitResourcePath: `/${r.owner}/${r.name}/commit/${oid}`,
+      repository: () => this.repo(r),
+      entries: entries.map(([name, type]) => ({
+        __typename: "TreeEntry",
+        name,
+        nameRaw: btoa(name),
+        path: name,
+        pathRaw: btoa(name),
+        type,
+        mode: type === "tree" ? 16384 : 33188,
+        oid: pseudoSha(`${r.nodeId}:${name}`),
+        extension: name.includes(".") && !name.startsWith(".")
+          ? name.slice(name.lastIndexOf("."))
+          : null,
+        isGenerated: false,
+        lineCount: null,
+        size: 0,
+        language: null,
+        submodule: null,
+        object:
+          () => (type === "blob" && name === r.readme?.name
+            ? this.object(r, `HEAD:${name}`)
+            : null),
+      })),
     };
   }
 
@@ -465,6 +510,8 @@ class Renderer {
         const conn = this.thread(ref.item, t, url).comments({ first: 100 });
         return (conn.nodes() as { id: string }[]).find((c) => c.id === id) ?? null;
       }
+      case "PullRequestReviewThread":
+        return this.thread(ref.item, ref.thread, this.item(ref.item).url);
       case "User":
         return this.actor(ref.user.login);
     }

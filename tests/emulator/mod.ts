@@ -108,6 +108,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const handler = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
+    // GitHub Enterprise Server layout: REST under /api/v3, GraphQL at /api/graphql.
+    if (url.pathname.startsWith("/api/v3/")) url.pathname = url.pathname.slice("/api/v3".length);
     const isGraphql = url.pathname === "/graphql" || url.pathname === "/api/graphql";
     counts.total++;
     if (isGraphql) counts.graphql++;
