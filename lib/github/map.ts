@@ -68,7 +68,7 @@ export function itemResource(node: ItemNode, fetchedAt: string): ItemResource {
     ),
   };
   if (node.__typename === "Issue") {
-    return { ...base, kind: "issue", state: node.state === "OPEN" ? "open" : "closed" };
+    return { ...base, kind: "issue", state: node.issueState === "OPEN" ? "open" : "closed" };
   }
   return {
     ...base,

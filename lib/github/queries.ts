@@ -23,7 +23,7 @@
  * @module
  */
 
-import type { ListingAddress } from "../types.ts";
+import type { ListingAddress, ListingKind } from "../types.ts";
 
 /** Members per page of an issues listing at full depth. */
 export const ISSUE_PAGE = 100;
@@ -55,7 +55,7 @@ const CONN = {
 
 const TIMELINE_ARGS = "itemTypes: [CROSS_REFERENCED_EVENT]";
 
-const ITEM_COMMON = `id number title body state url createdAt updatedAt closedAt
+const ITEM_COMMON = `id number title body url createdAt updatedAt closedAt
   author { login }
   repository { ${REPO_HEAD} }
   labels(first: 100) { nodes { name } }
@@ -64,15 +64,20 @@ const ITEM_COMMON = `id number title body state url createdAt updatedAt closedAt
   comments(first: 100) { ${CONN.comments} }
   timelineItems(first: 100, ${TIMELINE_ARGS}) { ${CONN.timelineItems} }`;
 
-/** The fragments every full-depth query spreads. */
-export const FRAGMENTS = `
-fragment IssueFull on Issue { ${ITEM_COMMON} }
+// `state` is aliased per type: spread side by side on a union, the two
+// fields would conflict (IssueState! vs PullRequestState!).
+const ISSUE_FRAGMENT = `
+fragment IssueFull on Issue { ${ITEM_COMMON} issueState: state }`;
+const PULL_FRAGMENT = `
 fragment PullFull on PullRequest { ${ITEM_COMMON}
-  merged baseRefName
+  pullState: state merged baseRefName
   files(first: 100) { ${CONN.files} }
   reviewThreads(first: 100) { ${CONN.reviewThreads} }
   closingIssuesReferences(first: 100) { ${CONN.closingIssuesReferences} }
 }`;
+
+/** Both full-depth fragments, for documents whose nodes may be either kind. */
+const FRAGMENTS = ISSUE_FRAGMENT + PULL_FRAGMENT;
 
 const HEAD_FIELDS = `number updatedAt state
   author { login }
@@ -179,7 +184,7 @@ export type ListingPlan =
     filterBy: Record<string, string>;
   }
   | { via: "pullRequests"; states: string[] | null; labels: string[] | null }
-  | { via: "search"; q: string };
+  | { via: "search"; q: string; kind: ListingKind };
 
 /**
  * Chooses how to page a Listing. The repository connections are used when
@@ -207,7 +212,7 @@ export function planListing(a: ListingAddress): ListingPlan {
     ];
     return { via: "pullRequests", states, labels: f.labels.length ? f.labels : null };
   }
-  return { via: "search", q: searchQuery(a) };
+  return { via: "search", q: searchQuery(a), kind: a.listing };
 }
 
 function quote(v: string): string {
@@ -244,14 +249,18 @@ export function listingPage(
   after: string | null,
 ): Query {
   if (plan.via === "search") {
+    // `is:issue`/`is:pr` is in the query, so one fragment covers every hit.
+    const [spread, fragment] = plan.kind === "issues"
+      ? ["...IssueFull", ISSUE_FRAGMENT]
+      : ["...PullFull", PULL_FRAGMENT];
     return {
       query: `query SearchPage($q: String!, $first: Int!, $after: String) {
   ${RATE}
   search(query: $q, type: ISSUE, first: $first, after: $after) {
     issueCount ${PAGE_INFO}
-    nodes { __typename ...IssueFull ...PullFull }
+    nodes { __typename ${spread} }
   }
-}${FRAGMENTS}`,
+}${fragment}`,
       variables: { q: plan.q, first, after },
     };
   }
@@ -268,7 +277,7 @@ export function listingPage(
       nodes { __typename ...IssueFull }
     }
   }
-}${FRAGMENTS}`,
+}${ISSUE_FRAGMENT}`,
       variables: {
         owner,
         name,
@@ -291,7 +300,7 @@ export function listingPage(
       nodes { __typename ...PullFull }
     }
   }
-}${FRAGMENTS}`,
+}${PULL_FRAGMENT}`,
     variables: { owner, name, first, after, states: plan.states, labels: plan.labels },
   };
 }

@@ -121,7 +121,7 @@ const itemCommon = {
 /** An issue at full depth. */
 export const IssueNode = obj({
   __typename: oneOf("Issue"),
-  state: oneOf("OPEN", "CLOSED"),
+  issueState: oneOf("OPEN", "CLOSED"),
   ...itemCommon,
 });
 export type IssueNode = Decoded<typeof IssueNode>;
@@ -129,7 +129,7 @@ export type IssueNode = Decoded<typeof IssueNode>;
 /** A pull request at full depth. */
 export const PullNode = obj({
   __typename: oneOf("PullRequest"),
-  state: oneOf("OPEN", "CLOSED", "MERGED"),
+  pullState: oneOf("OPEN", "CLOSED", "MERGED"),
   ...itemCommon,
   merged: bool,
   baseRefName: str,
