@@ -7,6 +7,13 @@
  * else), shell grammar, curl/wget and URLs in prose; each
  * {@link PlatformAdapter} decides which of those name its Resources.
  *
+ * Listing limits record what the agent saw: `gh … list` without `-L` → 30
+ * (gh's default), REST lists → `per_page` or 30, `--paginate` → `null`
+ * (every page), github.com list pages → 25, MCP list/search tools → `perPage`
+ * or 30. A search (`?q=` on a list page, `gh search`, `search/issues`, the MCP
+ * search tools, `list_issues` without `state`) matches every state unless the
+ * query names one, so its key says `state=all`.
+ *
  * @example
  * ```ts
  * import { addressesFromToolCall } from "./mod.ts";
@@ -38,6 +45,7 @@ const SHELL_TOOLS = new Set([
   "shell_command",
   "run_shell_command",
   "run_terminal_cmd",
+  "run_terminal_command",
   "run_terminal_command", // Grok Build (capture: fixtures/payloads/grok)
   "terminal",
 ]);
@@ -95,9 +103,10 @@ function fromShell(input: unknown, ctx: ParseContext): Address[] {
   }
   const out: Address[] = [];
   for (const cmd of commands) {
+    const urls = fetchedUrls(cmd.argv);
     for (const adapter of ADAPTERS) {
       out.push(...adapter.fromCommand(cmd, ctx));
-      for (const url of fetchedUrls(cmd.argv)) {
+      for (const url of urls) {
         const a = adapter.fromUrl(url, ctx);
         if (a) out.push(a);
       }

@@ -210,6 +210,21 @@ const SHELL: Row[] = [
     "github:o/r/issues?q=crash&state=open limit=30",
   ]],
   ["gh api 'search/issues?q=crash'", []],
+  // gh search, scoped to one repository
+  ["gh search issues crash --repo o/r", ["github:o/r/issues?q=crash&state=all limit=30"]],
+  ['gh search issues --repo o/r --state open --label bug "memory leak" -L 100', [
+    "github:o/r/issues?label=bug&q=memory%20leak&state=open limit=100",
+  ]],
+  ["gh search issues 'repo:o/r is:closed' --json number,title", [
+    "github:o/r/issues?state=closed limit=30",
+  ]],
+  ["gh search prs --repo o/r --merged --author octocat", [
+    "github:o/r/pulls?author=octocat&state=merged limit=30",
+  ]],
+  ["gh search issues crash", []],
+  ["gh search issues crash --repo o/r --repo o/s", []],
+  ["gh search issues crash --repo o/r --language go", []],
+  ["gh search code parseKey --repo o/r", []],
   // curl and wget
   ["curl -s https://api.github.com/repos/o/r/issues/5", ["github:o/r#5"]],
   ['curl -sSL -H "Accept: application/vnd.github+json" https://api.github.com/repos/o/r', [
@@ -309,6 +324,7 @@ const HARNESS_SHELLS: CallRow[] = [
   ["run_terminal_cmd", { command: "curl -s https://api.github.com/repos/o/r/issues/1" }, [
     "github:o/r#1",
   ]],
+  ["run_terminal_command", { command: "gh issue view 1 -R o/r" }, ["github:o/r#1"]],
   // not a shell tool
   ["Read", { file_path: "/work/app/gh issue view 5" }, []],
   ["Bash", { command: 42 }, []],

@@ -46,29 +46,6 @@ interface Scan {
 
 const SPACE = new Set([" ", "\t", "\r"]);
 const META = new Set([" ", "\t", "\r", "\n", "|", "&", ";", "(", ")", "<", ">"]);
-const OPERATORS = [
-  "&&",
-  "||",
-  ";;",
-  "|&",
-  "<<-",
-  "<<<",
-  "<<",
-  ">>",
-  ">&",
-  "<&",
-  "&>>",
-  "&>",
-  ">|",
-  "<>",
-  ";",
-  "|",
-  "&",
-  "(",
-  ")",
-  "<",
-  ">",
-];
 const REDIRECTS = new Set([
   "<<-",
   "<<<",
@@ -84,6 +61,8 @@ const REDIRECTS = new Set([
   ">",
 ]);
 const SEPARATORS = new Set(["&&", "||", ";;", "|&", ";", "|", "&", "\n"]);
+/** Every operator, longest first so `&&` wins over `&` and `<<-` over `<<`. */
+const OPERATORS = [...REDIRECTS, ...SEPARATORS, "(", ")"].sort((a, b) => b.length - a.length);
 /** Words that may precede a command in command position without being it. */
 const PREFIX_WORDS = new Set([
   "!",

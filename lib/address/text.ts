@@ -8,21 +8,25 @@
 
 /** Characters that end a URL in prose. */
 const URL_END = /[\s<>"'`\\|^{}[\]]/;
-const OPENERS: Record<string, string> = { ")": "(", "]": "[", "}": "{", ">": "<" };
+const CLOSERS: Record<string, string> = { "(": ")", "[": "]", "{": "}", "<": ">" };
 
 /** Strips trailing punctuation and closing brackets that the URL does not itself open. */
 function trimUrl(url: string): string {
-  let u = url;
-  for (;;) {
-    const c = u.at(-1);
-    if (c === undefined) return u;
-    if (".,;:!?*_~".includes(c)) u = u.slice(0, -1);
-    else if (c in OPENERS) {
-      const opens = u.split(OPENERS[c]).length - 1, closes = u.split(c).length - 1;
-      if (closes > opens) u = u.slice(0, -1);
-      else return u;
-    } else return u;
+  const balance: Record<string, number> = { ")": 0, "]": 0, "}": 0, ">": 0 };
+  for (const c of url) {
+    if (c in balance) balance[c]++;
+    else if (c === "(" || c === "[" || c === "{" || c === "<") balance[CLOSERS[c]]--;
   }
+  let end = url.length;
+  while (end > 0) {
+    const c = url[end - 1];
+    if (".,;:!?*_~".includes(c)) end--;
+    else if (c in balance && balance[c] > 0) {
+      balance[c]--;
+      end--;
+    } else break;
+  }
+  return url.slice(0, end);
 }
 
 /**

@@ -76,6 +76,26 @@ const API: FlagSpec = {
     "--verbose": "verbose",
   }),
 };
+const SEARCH_VALUES = {
+  ...OUTPUT,
+  "-R --repo": "repo",
+  "--state": "state",
+  "--label": "label",
+  "--author": "author",
+  "--assignee": "assignee",
+  "--milestone": "milestone",
+  "-L --limit": "limit",
+  "--sort": "sort",
+  "--order": "order",
+};
+const SEARCH_ISSUES: FlagSpec = {
+  value: spellings(SEARCH_VALUES),
+  bool: spellings({ ...HELP, "-w --web": "web" }),
+};
+const SEARCH_PRS: FlagSpec = {
+  value: spellings(SEARCH_VALUES),
+  bool: spellings({ ...HELP, "-w --web": "web", "--merged": "merged" }),
+};
 /** List filters a canonical key has no field for: such a listing is not recorded. */
 const UNKEYED = ["app", "mention", "base", "head", "draft"];
 const STATES: Record<ListingKind, readonly string[]> = {
@@ -117,12 +137,11 @@ function viewed(p: Parsed, cmd: ShellCommand, ctx: ParseContext): Address | null
 function listed(
   kind: ListingKind,
   p: Parsed,
-  cmd: ShellCommand,
   ctx: ParseContext,
+  repo: Repo | null,
 ): Address | null {
   if (p.flags.has("help") || p.positional.length > 0) return null;
   if (UNKEYED.some((f) => p.flags.has(f))) return null;
-  const repo = targetRepo(p, cmd, ctx);
   if (!repo) return null;
   let filters: FilterInput = {};
   const search = last(p, "search");
@@ -154,6 +173,28 @@ function listed(
     if (!Number.isInteger(limit) || limit < 1) return null;
   }
   return listingAddress(repo.owner, repo.repo, kind, filters, limit);
+}
+
+/**
+ * `gh search issues|prs QUERY… --repo o/r …`: a listing when it is scoped to
+ * exactly one repository. Without `--state` search matches every state.
+ */
+function searched(kind: ListingKind, p: Parsed, ctx: ParseContext): Address | null {
+  if (p.flags.has("help")) return null;
+  const read = readSearchQuery(p.positional.join(" "), ctx.githubLogin);
+  if (!read) return null;
+  const repos = [...(p.flags.get("repo") ?? []), ...read.repos];
+  const repo = repos.length === 1 ? repoSpec(repos[0]) : null;
+  if (!repo) return null;
+  const filters: FilterInput = { state: "all", ...read.filters };
+  const list = listed(kind, { flags: p.flags, positional: [] }, ctx, repo);
+  if (!list || list.kind !== "listing") return null;
+  const f = list.filters;
+  if (p.flags.has("merged")) filters.state = "merged";
+  else if (p.flags.has("state")) filters.state = f.state;
+  filters.labels = [...(filters.labels ?? []), ...f.labels];
+  for (const k of ["author", "assignee", "milestone"] as const) if (f[k]) filters[k] = f[k];
+  return listingAddress(repo.owner, repo.repo, read.kind ?? kind, filters, list.limit);
 }
 
 /** `gh repo view [OWNER/REPO | REPO | URL]`. */
@@ -237,8 +278,11 @@ export function fromGh(cmd: ShellCommand, ctx: ParseContext): Address[] {
       a = p && viewed(p, cmd, ctx);
     } else if (sub === "list" || sub === "ls") {
       const p = parseFlags(args, kind === "issues" ? ISSUE_LIST : PR_LIST);
-      a = p && listed(kind, p, cmd, ctx);
+      a = p && listed(kind, p, ctx, targetRepo(p, cmd, ctx));
     }
+  } else if (group === "search" && (sub === "issues" || sub === "prs")) {
+    const p = parseFlags(args, sub === "issues" ? SEARCH_ISSUES : SEARCH_PRS);
+    a = p && searched(sub === "issues" ? "issues" : "pulls", p, ctx);
   } else if (group === "repo" && sub === "view") a = repoViewed(args, cmd, ctx);
   else if (group === "api" && sub !== undefined) a = apiRead([sub, ...args], cmd, ctx);
   return a ? [a] : [];

@@ -11,7 +11,7 @@
 import { itemAddress, listingAddress, repositoryAddress } from "../key.ts";
 import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
-import { isRepoName } from "./names.ts";
+import { isRepoName, repoSpec } from "./names.ts";
 import { readSearchQuery } from "./search.ts";
 
 /** The server's list and search tools return 30 results unless `perPage` says otherwise. */
@@ -85,13 +85,8 @@ const search = (kind: ListingKind): Reader => (args, login) => {
   if (query === null) return null;
   const read = readSearchQuery(query, login);
   if (!read) return null;
-  let repo = repoOf(args);
-  if (!repo) {
-    if (read.repos.length !== 1) return null;
-    const [owner, name, extra] = read.repos[0].split("/");
-    if (extra !== undefined || !owner || !name || !isRepoName(owner, name)) return null;
-    repo = { owner, repo: name };
-  }
+  const repo = repoOf(args) ?? (read.repos.length === 1 ? repoSpec(read.repos[0]) : null);
+  if (!repo) return null;
   const filters: FilterInput = { state: "all", ...read.filters };
   return listingAddress(repo.owner, repo.repo, read.kind ?? kind, filters, pageSize(args));
 };

@@ -9,7 +9,7 @@
 import { itemAddress, listingAddress, repositoryAddress } from "../key.ts";
 import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
-import { isRepoName } from "./names.ts";
+import { isRepoName, repoSpec } from "./names.ts";
 import { readSearchQuery } from "./search.ts";
 
 /** REST list endpoints return 30 items per page unless `per_page` says otherwise. */
@@ -84,18 +84,12 @@ export function fromRestPath(
   const seg = path.split("/").filter((s) => s !== "");
   if (seg[0] === "search" && (seg[1] === "issues") && seg.length === 2) {
     const read = readSearchQuery(query.get("q") ?? "", opts.login);
-    if (!read || read.repos.length !== 1) return null;
-    const [owner, repo, extra] = read.repos[0].split("/");
-    if (extra !== undefined || !owner || !repo || !isRepoName(owner, repo)) return null;
+    const repo = read?.repos.length === 1 ? repoSpec(read.repos[0]) : null;
+    if (!read || !repo) return null;
     // Search matches every state unless the query narrows it.
     const filters = { state: "all" as ListingState, ...read.filters };
-    return listingAddress(
-      owner,
-      repo,
-      read.kind ?? "issues",
-      filters,
-      perPage(query, opts.paginate),
-    );
+    const limit = perPage(query, opts.paginate);
+    return listingAddress(repo.owner, repo.repo, read.kind ?? "issues", filters, limit);
   }
   if (seg[0] !== "repos" || seg.length < 3 || !isRepoName(seg[1], seg[2])) return null;
   const [, owner, repo, what, num, sub, ...more] = seg;
