@@ -47,6 +47,15 @@ export function configToml(dbPath: string, options: SandboxOptions = {}): string
   return lines.join("\n");
 }
 
+/** The Deno cache directory of this process (where its npm packages already are). */
+function denoDir(): string {
+  const explicit = Deno.env.get("DENO_DIR");
+  if (explicit) return explicit;
+  const home = Deno.env.get("HOME") ?? "/";
+  if (Deno.build.os === "darwin") return `${home}/Library/Caches/deno`;
+  return `${Deno.env.get("XDG_CACHE_HOME") ?? `${home}/.cache`}/deno`;
+}
+
 /** Creates a sandbox with a config file naming its own database. */
 export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const dir = await Deno.makeTempDir({ prefix: "rgraph-test-" });
@@ -59,6 +68,8 @@ export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
     XDG_CONFIG_HOME: `${dir}/xdg-config`,
     XDG_DATA_HOME: `${dir}/data`,
     NO_COLOR: "1",
+    // HOME moves, so keep Deno's module cache where it is: otherwise every child re-downloads the npm packages.
+    DENO_DIR: denoDir(),
   };
   return {
     dir,
