@@ -126,7 +126,8 @@ function fromFetch(input: unknown, ctx: ParseContext): Address[] {
     else if (typeof o.prompt === "string") urls = urlsInText(o.prompt); // Gemini's web_fetch
   }
   const out: Address[] = [];
-  for (const url of urls) {
+  for (const raw of urls) {
+    const url = /^[a-z][a-z0-9+.-]*:/i.test(raw) ? raw : `https://${raw}`;
     for (const adapter of ADAPTERS) {
       const a = adapter.fromUrl(url, ctx);
       if (a) out.push(a);

@@ -340,6 +340,10 @@ const FETCHES: CallRow[] = [
   ["WebFetch", { url: "https://github.com/o/r/issues/5?ts=2" }, ["github:o/r#5"]],
   ["WebFetch", { url: "https://github.com/o/r" }, ["github:o/r"]],
   ["WebFetch", { url: "https://github.com/O/R/" }, ["github:o/r"]],
+  ["WebFetch", { url: "github.com/o/r/issues/5" }, ["github:o/r#5"]],
+  ["web_fetch", { urls: ["https://github.com/o/r/issues/5", "https://github.com/o/r/issues/5"] }, [
+    "github:o/r#5",
+  ]],
   ["WebFetch", { url: "https://github.com/o/r.git" }, ["github:o/r"]],
   ["WebFetch", { url: "http://www.github.com/O/R/issues/5" }, ["github:o/r#5"]],
   ["WebFetch", { url: "https://github.com/o/r/issues" }, ["github:o/r/issues?state=open limit=25"]],
