@@ -15,7 +15,8 @@ import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
 import { answer, invalidAnswer, parseAsked } from "../lib/serve.ts";
 import { openStore } from "../lib/store/mod.ts";
-import { VERSION } from "../main.ts";
+// Not from main.ts: main.ts awaits this module at top level, so importing it back would deadlock.
+import project from "../deno.json" with { type: "json" };
 
 const SPEC = {
   name: "serve-mcp",
@@ -55,7 +56,7 @@ export async function main(args: string[]): Promise<number> {
   // Every answer is a Cache Read recorded for this user: without an identity there is no one to record it for.
   const userId = requireUserId(config);
   const store = await openStore(config);
-  const server = new McpServer({ name: "rgraph", version: VERSION });
+  const server = new McpServer({ name: "rgraph", version: project.version });
   server.registerTool(
     "resource",
     {
