@@ -17,10 +17,15 @@ import { sweep, type SweepProgress, type SweepSummary } from "../lib/sweep.ts";
 const SPEC = {
   name: "sweep",
   summary: "Fetch pending Touches from GitHub into memory",
-  usage: "rgraph sweep [--json] [--limit N]",
+  usage: "rgraph sweep [--json] [--limit N] [--lease SECONDS]",
   options: {
     json: { type: "boolean", help: "print the summary as JSON" },
     limit: { type: "string", arg: "N", help: "settle at most N Touches this run" },
+    lease: {
+      type: "string",
+      arg: "SECONDS",
+      help: "how long a killed Sweep's Touches wait before another takes them (default 120)",
+    },
   },
 } as const;
 
@@ -54,6 +59,7 @@ export async function main(args: string[]): Promise<number> {
     throw new UserError(`rgraph sweep: unexpected argument '${parsed.positionals[0]}'`, 2);
   }
   const limit = positiveInt("sweep", "limit", parsed.values.limit);
+  const lease = positiveInt("sweep", "lease", parsed.values.lease) ?? 120;
   const config = loadConfig();
   const store = await openStore(config);
   const tty = Deno.stderr.isTerminal();
@@ -62,6 +68,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     summary = await sweep(store, () => openSource(config.github), {
       limit,
+      leaseMs: lease * 1000,
       onProgress: tty ? (p) => Deno.stderr.writeSync(encoder.encode(bar(p))) : undefined,
     });
   } catch (e) {

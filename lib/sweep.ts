@@ -46,7 +46,7 @@ export interface SweepOptions {
   limit?: number;
   /** The lease owner id (default: a fresh UUID). */
   owner?: string;
-  /** How long leased Touches stay ours if this process dies (default 10 minutes). */
+  /** How long leased Touches stay ours if this process dies (default 2 minutes). */
   leaseMs?: number;
   /** Groups worked on at once (default 4; requests are bounded again inside the source). */
   concurrency?: number;
@@ -239,7 +239,7 @@ class Run {
     while (this.summary.touches < limit && !this.summary.rate_limited) {
       const want = Math.min(LEASE_BATCH, limit - this.summary.touches);
       const leased =
-        (await this.store.leasePending(this.owner, want, this.options.leaseMs ?? 600_000))
+        (await this.store.leasePending(this.owner, want, this.options.leaseMs ?? 120_000))
           .filter((t) => !seen.has(t.id));
       if (leased.length === 0) break;
       for (const t of leased) seen.add(t.id);

@@ -73,9 +73,9 @@ export function itemResource(node: ItemNode, fetchedAt: string): ItemResource {
   return {
     ...base,
     kind: "pull_request",
-    state: node.merged || node.state === "MERGED"
+    state: node.merged || node.pullState === "MERGED"
       ? "merged"
-      : node.state === "OPEN"
+      : node.pullState === "OPEN"
       ? "open"
       : "closed",
     merged: node.merged,
