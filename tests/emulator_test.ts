@@ -426,7 +426,13 @@ Deno.test("emulator: GraphQL answers like GitHub and holds the FACTS dataset", a
       await gql(gh, "{ viewer { login } }");
       await rest(gh, "/rate_limit");
       await rest(gh, `/repos/${FACTS.big.nameWithOwner}`);
-      assert.deepEqual(gh.requests(), { graphql: 1, rest: 2, total: 3, notModified: 0 });
+      assert.deepEqual(gh.requests(), {
+        graphql: 1,
+        rest: 2,
+        total: 3,
+        notModified: 0,
+        peakConcurrent: 1,
+      });
     });
   } finally {
     await gh.close();
@@ -678,6 +684,10 @@ Deno.test("emulator: latency, injected failures, and edits", async () => {
       const res = await fetch(`${gh.apiUrl}/rate_limit`);
       await res.text();
     });
+    gh.failNext(1, "hang");
+    await assert.rejects(() =>
+      fetch(`${gh.apiUrl}/rate_limit`, { signal: AbortSignal.timeout(200) })
+    );
 
     const n = FACTS.big.noComments.number;
     const query = `query($since: DateTime) { repository(${BIG}) {
@@ -705,6 +715,22 @@ Deno.test("emulator: latency, injected failures, and edits", async () => {
     const edited = (await gql(gh, query, { since: after.issue.updatedAt })).body.data.repository;
     assert.equal(edited.issue.title, "Renamed title");
     assert.ok(edited.issue.updatedAt > after.issue.updatedAt);
+  } finally {
+    await gh.close();
+  }
+});
+
+Deno.test("emulator: more requests in flight than maxConcurrent get the secondary-limit 403", async () => {
+  const gh = await startEmulator({ latencyMs: 100, maxConcurrent: 3 });
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => rest(gh, `/repos/${FACTS.big.nameWithOwner}`)),
+    );
+    const limited = answers.filter((a) => a.status === 403);
+    assert.equal(limited.length, 3);
+    assert.ok(limited.every((a) => a.headers.get("retry-after") === "60"));
+    assert.match(limited[0].body.message, /secondary rate limit/);
+    assert.equal(gh.requests().peakConcurrent, 6);
   } finally {
     await gh.close();
   }

@@ -40,6 +40,11 @@ export interface EmulatorOptions {
   token?: string;
   /** Port to listen on (default 0: any free port). */
   port?: number;
+  /**
+   * Requests in flight at once before GitHub's secondary limit answers 403
+   * with `retry-after` (default 100, GitHub's documented ceiling).
+   */
+  maxConcurrent?: number;
 }
 
 /** Requests served since start or the last {@link Emulator.resetCounts}. 304s and injected failures count. */
@@ -49,6 +54,8 @@ export interface RequestCounts {
   total: number;
   /** REST answers that were 304 Not Modified. */
   notModified: number;
+  /** The most requests that were in flight at once. */
+  peakConcurrent: number;
 }
 
 /** Changes {@link Emulator.editIssue} can make; each bumps `updatedAt`. */
@@ -60,8 +67,12 @@ export interface IssuePatch {
   assignees?: string[];
 }
 
-/** How an injected failure answers: an HTTP status, a GraphQL timeout error, or a dropped connection. */
-export type Failure = number | "graphql-timeout" | "reset";
+/**
+ * How an injected failure answers: an HTTP status; GitHub's GraphQL timeout
+ * error (HTTP 200); a connection dropped mid-body (`reset`); or no answer
+ * until the client gives up or the emulator closes (`hang`).
+ */
+export type Failure = number | "graphql-timeout" | "reset" | "hang";
 
 /** A running emulator. */
 export interface Emulator {
@@ -94,7 +105,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const ds = buildDataset();
   const token = options.token ?? FACTS.token;
   let latency = options.latencyMs ?? 0;
-  const counts: RequestCounts = { graphql: 0, rest: 0, total: 0, notModified: 0 };
+  const counts: RequestCounts = {
+    graphql: 0,
+    rest: 0,
+    total: 0,
+    notModified: 0,
+    peakConcurrent: 0,
+  };
+  const maxConcurrent = options.maxConcurrent ?? 100;
+  let inFlight = 0;
+  const closing = Promise.withResolvers<void>();
   const failures: Failure[] = [];
   const makeBuckets = () => ({
     graphql: newBucket(options.graphqlLimit ?? 5000),
@@ -107,6 +127,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let requestSeq = 0;
 
   const handler = async (req: Request): Promise<Response> => {
+    inFlight++;
+    counts.peakConcurrent = Math.max(counts.peakConcurrent, inFlight);
+    try {
+      return await answer(req, inFlight > maxConcurrent);
+    } finally {
+      inFlight--;
+    }
+  };
+
+  const answer = async (req: Request, overConcurrency: boolean): Promise<Response> => {
     const url = new URL(req.url);
     // GitHub Enterprise Server layout: REST under /api/v3, GraphQL at /api/graphql.
     if (url.pathname.startsWith("/api/v3/")) url.pathname = url.pathname.slice("/api/v3".length);
@@ -121,7 +151,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       "x-github-media-type": "github.v3; format=json",
     };
     const failure = failures.shift();
+    if (failure === "hang") {
+      await closing.promise;
+      return json(504, { message: "emulator closed while hanging" }, common);
+    }
     if (failure !== undefined) return failed(failure, requestId, common);
+    if (overConcurrency) {
+      return json(403, {
+        message:
+          "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID " +
+          `${requestId}.`,
+        documentation_url:
+          "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+      }, { ...common, "retry-after": "60" });
+    }
 
     const auth = req.headers.get("authorization")?.match(/^(?:bearer|token)\s+(\S+)\s*$/i);
     const presented = auth?.[1] ?? null;
@@ -185,11 +228,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     dataset: ds,
     requests: () => ({ ...counts }),
     resetCounts() {
-      counts.graphql =
-        counts.rest =
-        counts.total =
-        counts.notModified =
-          0;
+      Object.assign(counts, { graphql: 0, rest: 0, total: 0, notModified: 0, peakConcurrent: 0 });
     },
     setLatency(ms) {
       latency = ms;
@@ -228,6 +267,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       for (let i = 0; i < n; i++) failures.push(failure);
     },
     async close() {
+      closing.resolve();
       await server.shutdown();
     },
   };
@@ -240,7 +280,11 @@ function json(status: number, body: unknown, headers: Record<string, string>): R
   });
 }
 
-function failed(failure: Failure, requestId: string, headers: Record<string, string>): Response {
+function failed(
+  failure: Exclude<Failure, "hang">,
+  requestId: string,
+  headers: Record<string, string>,
+): Response {
   if (failure === "graphql-timeout") {
     return json(200, {
       data: null,

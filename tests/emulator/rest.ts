@@ -335,9 +335,10 @@ function paginate<T>(list: T[], url: URL, linkBase: string): { page: T[]; link: 
   return { page: slice, link: rels.length ? rels.join(", ") : null };
 }
 
-function listAnswer<T>(list: T[], url: URL, linkBase: string): Answer {
+/** One page of `list`, shaped by `shape` (only the page is shaped: lists can be long). */
+function listAnswer<T>(list: T[], url: URL, linkBase: string, shape: (t: T) => unknown): Answer {
   const { page, link } = paginate(list, url, linkBase);
-  return { status: 200, body: page, headers: link ? { link } : {} };
+  return { status: 200, body: page.map(shape), headers: link ? { link } : {} };
 }
 
 function issueFilter(url: URL): ItemFilter {
@@ -500,9 +501,10 @@ function route(ds: Dataset, req: Request, url: URL, caller: RestCaller, api: str
       }
       const items = selectItems(repo.items.values(), f, issueOrder(url));
       return listAnswer(
-        items.map((it) => (kindOnly ? shapes.pull(it) : shapes.issue(it))),
+        items,
         url,
         linkBase(section),
+        (it) => (kindOnly ? shapes.pull(it) : shapes.issue(it)),
       );
     }
     const n = Number(num);
@@ -541,16 +543,16 @@ function route(ds: Dataset, req: Request, url: URL, caller: RestCaller, api: str
       const list = since
         ? it.comments.filter((c) => c.updatedAt >= normaliseTime(since))
         : it.comments;
-      return listAnswer(list.map((c) => shapes.comment(it, c)), url, linkBase(`${here}/comments`));
+      return listAnswer(list, url, linkBase(`${here}/comments`), (c) => shapes.comment(it, c));
     }
     if (section === "issues" && sub === "timeline") {
-      return listAnswer(shapes.timeline(it), url, linkBase(`${here}/timeline`));
+      return listAnswer(shapes.timeline(it), url, linkBase(`${here}/timeline`), (e) => e);
     }
     if (section === "pulls" && sub === "files") {
-      return listAnswer(shapes.files(it).slice(0, 3000), url, linkBase(`${here}/files`));
+      return listAnswer(shapes.files(it).slice(0, 3000), url, linkBase(`${here}/files`), (f) => f);
     }
     if (section === "pulls" && sub === "comments") {
-      return listAnswer(shapes.reviewComments(it), url, linkBase(`${here}/comments`));
+      return listAnswer(shapes.reviewComments(it), url, linkBase(`${here}/comments`), (c) => c);
     }
   }
   return notFound();
