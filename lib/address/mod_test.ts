@@ -231,7 +231,9 @@ const SHELL: Row[] = [
     "github:o/r",
   ]],
   ["curl -sL https://github.com/o/r/issues/5", ["github:o/r#5"]],
-  ["curl https://github.com/o/r/pull/5.diff", []],
+  ["curl -L https://github.com/o/r/pull/5.diff", ["github:o/r#5"]],
+  ["curl -L https://github.com/o/r/pull/5.patch -o 5.patch", ["github:o/r#5"]],
+  ["curl -L https://github.com/o/r/pull/5.txt", []],
   ['curl -s "https://api.github.com/repos/o/r/issues?state=all&per_page=100&labels=bug"', [
     "github:o/r/issues?label=bug&state=all limit=100",
   ]],

@@ -87,5 +87,9 @@ export function fromGithubUrl(raw: string, login: string | null): Address | null
   if (what === "pull" && isNumber && (sub === undefined || PULL_TABS.has(sub))) {
     return itemAddress(owner, repo, Number(num));
   }
+  // `pull/5.diff` and `pull/5.patch` are the pull request's changes as text.
+  const diff = what === "pull" && sub === undefined &&
+    /^([1-9]\d{0,9})\.(diff|patch)$/.exec(num ?? "");
+  if (diff) return itemAddress(owner, repo, Number(diff[1]));
   return null;
 }
