@@ -75,7 +75,7 @@ export interface ListingAddress {
   repo: string;
   listing: ListingKind;
   filters: ListingFilters;
-  /** How many members were asked for; `null` means the harness's default page. */
+  /** How many members were asked for; `null` means every page (e.g. `--paginate`). */
   limit: number | null;
 }
 
