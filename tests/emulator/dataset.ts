@@ -218,6 +218,17 @@ export function nodeId(prefix: string, repoId: number, id?: number): string {
   return `${prefix}_kwDO${b64url(u32(repoId))}zg${b64url(u32(id))}`;
 }
 
+/** A stable 40-hex digest (FNV-1a, widened): an object id for generated blobs. */
+export function pseudoSha(text: string): string {
+  let out = "";
+  for (let round = 0; round < 5; round++) {
+    let h = 0x811c9dc5 ^ round;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    out += (h >>> 0).toString(16).padStart(8, "0");
+  }
+  return out;
+}
+
 class Builder {
   rng = new Rng(20240601);
   #id = 1_000_000;

@@ -12,9 +12,8 @@
  * @module
  */
 
-import type { CommentRec, Dataset, ItemRec, RepoRec } from "./dataset.ts";
+import { type CommentRec, type Dataset, type ItemRec, pseudoSha, type RepoRec } from "./dataset.ts";
 import { type Bucket, charge, rateHeaders } from "./budget.ts";
-import { pseudoSha } from "./graphql.ts";
 import { type ItemFilter, type ItemOrder, parseSearch, search, selectItems } from "./select.ts";
 
 /** Who is calling, and the buckets their requests are charged to. */
