@@ -24,7 +24,8 @@ import type {
 } from "./types.ts";
 import type { Store } from "./store/contract.ts";
 import type { Config } from "./config.ts";
-import { parseKey } from "./address/key.ts";
+import { parseAddress } from "./address/mod.ts";
+import { readGitRemote } from "./git_remote.ts";
 import { chooseListing, memberMatches } from "./listing.ts";
 import {
   COMMENTS_PER_PAGE,
@@ -70,11 +71,23 @@ export const ACCEPTED_FORMS =
   "or a gh command line (gh issue view N -R OWNER/REPO, gh issue list -R OWNER/REPO --label bug)";
 
 /**
- * Parses what a model or person typed into an Address. `limit` applies to
- * listings (how many members are wanted); `null` leaves it unspecified.
+ * Parses what a model or person typed into an Address, with every form the
+ * capture parser knows. A bare `#N` or a `gh` line without `-R` resolves
+ * against the git remote of the current directory (where the harness started
+ * the server); `@me` against the configured GitHub login.
  */
-export function parseAsked(text: string, _config: Config): Address | null {
-  return parseKey(text.trim());
+export function parseAsked(text: string, config: Config): Address | null {
+  let cwd: string | null = null;
+  try {
+    cwd = Deno.cwd();
+  } catch {
+    // A deleted working directory: only fully qualified addresses parse.
+  }
+  return parseAddress(text.trim(), {
+    cwd,
+    githubLogin: config.identity.github_login,
+    repoOfCwd: readGitRemote,
+  });
 }
 
 /** The answer for an address that could not be understood (no Touch is recorded). */

@@ -196,6 +196,31 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
       assert.ok(text.includes("Install with docker run memgraph/memgraph."));
     });
 
+    await t.step("the address takes every form the capture parser reads", async () => {
+      for (
+        const form of [
+          "https://github.com/memgraph/memgraph/issues/1",
+          "memgraph/memgraph#1",
+          "gh issue view 1 -R memgraph/memgraph --comments",
+          "github:Memgraph/Memgraph#1",
+        ]
+      ) {
+        const { text, isError } = await ask(client, form);
+        assert.equal(isError, false, form);
+        assert.match(text, /^rgraph: hit github:memgraph\/memgraph#1 \(issue\)/, form);
+      }
+      const url = await ask(client, "https://github.com/memgraph/memgraph/pull/10/files");
+      assert.match(url.text, /^rgraph: hit github:memgraph\/memgraph#10 \(pull request\)/);
+      const list = await ask(
+        client,
+        "gh issue list -R memgraph/memgraph --label bug --state closed",
+      );
+      assert.match(
+        list.text,
+        /^rgraph: subsumed github:memgraph\/memgraph\/issues\?label=bug&state=closed /,
+      );
+    });
+
     await t.step("a miss is a normal result telling the model to fetch normally", async () => {
       const { text, isError } = await ask(client, `github:${O}/${R}#999`);
       assert.equal(isError, false);
@@ -348,9 +373,11 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
         assert.ok(touches.every((x) => x.status === "served" && x.provenance === "FETCHED"));
         assert.ok(touches.every((x) => x.tool_name === "resource" && x.harness === "rgraph-test"));
         const of = (address: string) => touches.filter((x) => x.address === address);
-        assert.deepEqual(of(`github:${O}/${R}#1`).map((x) => [x.outcome, x.target]), [
-          ["hit", `github:${O}/${R}#1`],
-        ]);
+        // one plain ask and four other spellings of the same issue
+        assert.deepEqual(
+          of(`github:${O}/${R}#1`).map((x) => [x.outcome, x.target]),
+          Array(5).fill(["hit", `github:${O}/${R}#1`]),
+        );
         assert.deepEqual(of(`github:${O}/${R}#999`).map((x) => [x.outcome, x.target]), [[
           "miss",
           null,
