@@ -82,7 +82,7 @@ dbTest("a database from a newer rgraph is refused with a clear error", ({ path }
 });
 
 dbTest("a writer killed mid-write leaves no half-written Resource", async ({ path }) => {
-  // Writes issues with 40 comments each, forever, until killed.
+  // Writes issues with 40 comments each, 7 per call, forever, until killed.
   const writer = spawnDeno(
     `
     import { openEmbeddedStore } from "${STORE_MODULE}";
@@ -92,9 +92,11 @@ dbTest("a writer killed mid-write leaves no half-written Resource", async ({ pat
       node_id: "IC_" + n + "_" + i, author: "a", created_at: "2026-01-01T00:00:00Z",
       body: "x".repeat(2000),
     }));
-    for (let n = 1; ; n++) {
-      await store.putResources([{ resource: issue(n, { comments: thread(n), comment_count: 40 }) }]);
-      if (n === 5) console.log("writing");
+    for (let n = 1; ; n += 7) {
+      const batch = Array.from({ length: 7 }, (_, i) =>
+        ({ resource: issue(n + i, { comments: thread(n + i), comment_count: 40 }) }));
+      await store.putResources(batch);
+      if (n === 8) console.log("writing");
     }
     `,
     [path],

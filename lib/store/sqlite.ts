@@ -45,6 +45,9 @@ import type {
 /** How long a writer waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
 
+/** Resources per write transaction (see `putResources`). */
+const WRITE_GROUP = 50;
+
 type Row = Record<string, SQLInputValue>;
 
 function requireUser(userId: string): void {
@@ -453,9 +456,19 @@ export class SqliteStore implements Store {
     }
   }
 
+  /**
+   * Each Resource lands whole (with its comments and edges) or not at all.
+   * Writes are committed in groups of {@link WRITE_GROUP}: one commit per
+   * Resource would rewrite the same pages hundreds of times on a big Sweep,
+   * one commit per call would hold the write lock while hooks wait.
+   */
   putResources(writes: ResourceWrite[]): Promise<void> {
     return Promise.resolve().then(() => {
-      for (const w of writes) this.#write(() => this.#putOne(w));
+      for (let i = 0; i < writes.length; i += WRITE_GROUP) {
+        this.#write(() => {
+          for (const w of writes.slice(i, i + WRITE_GROUP)) this.#putOne(w);
+        });
+      }
     });
   }
 
