@@ -20,6 +20,9 @@ import assert from "node:assert/strict";
 import neo4j from "neo4j-driver";
 import { storeContract } from "./store_contract.ts";
 import { connectGraph, type GraphStore } from "../lib/store/graph.ts";
+import { type Emulator, startEmulator } from "./emulator/mod.ts";
+import { FACTS } from "./emulator/facts.ts";
+import { type RunResult, type Sandbox, sandbox } from "./helpers.ts";
 
 const NEO4J_URL = Deno.env.get("RGRAPH_TEST_NEO4J_URL") ?? "";
 const MEMGRAPH_URL = Deno.env.get("RGRAPH_TEST_MEMGRAPH_URL") ?? "";
@@ -68,4 +71,404 @@ for (const server of SERVERS) {
     continue;
   }
   storeContract(`graph (${server.name})`, () => freshGraphStore(server.url));
+}
+
+// --- Graph-only behaviour, end to end: real rgraph processes, the GitHub emulator, a real server ---
+
+/** A dead Bolt address: a port that was free a moment ago. */
+function deadUrl(): string {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return `bolt://127.0.0.1:${port}`;
+}
+
+/** A teammate: a sandbox whose config names the graph store (or none) and the emulator. */
+async function teammate(
+  userId: string | null,
+  url: string | null,
+  emu: Emulator,
+): Promise<Sandbox & { setUrl(url: string | null): Promise<void> }> {
+  const sb = await sandbox({ userId });
+  const write = (u: string | null) =>
+    sb.writeConfig(
+      [
+        userId === null ? "" : `[identity]\nuser_id = ${JSON.stringify(userId)}\n`,
+        `[store]\npath = ${JSON.stringify(sb.dbPath)}\n`,
+        u === null ? "" : `url = ${JSON.stringify(u)}\n`,
+        `[github]\ntoken = ${JSON.stringify(emu.token)}\napi_url = ${JSON.stringify(emu.apiUrl)}\n`,
+        `graphql_url = ${JSON.stringify(emu.graphqlUrl)}\n`,
+      ].join(""),
+    );
+  await write(url);
+  return Object.assign(sb, { setUrl: write });
+}
+
+let toolUse = 0;
+
+/** A Claude Code PreToolUse payload running `command` in Bash. */
+function bashPayload(command: string, over: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    session_id: "sess-team",
+    cwd: "/tmp",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: `toolu_graph_${++toolUse}`,
+    ...over,
+  });
+}
+
+async function ok(run: Promise<RunResult>, what: string): Promise<RunResult> {
+  const r = await run;
+  assert.equal(r.code, 0, `${what} failed: ${r.stderr}`);
+  return r;
+}
+
+async function touchesOf(sb: Sandbox): Promise<Record<string, unknown>[]> {
+  return JSON.parse((await ok(sb.rgraph(["touches", "--json"]), "rgraph touches")).stdout);
+}
+
+/** Writes on the test server as another component of the family would. */
+async function write(url: string, query: string): Promise<void> {
+  const driver = neo4j.driver(url);
+  try {
+    await driver.executeQuery(query);
+  } finally {
+    await driver.close();
+  }
+}
+
+const { big, detailedPull } = FACTS;
+const PR = `github:${big.owner}/${big.name}#${detailedPull.number}`;
+const CLOSED = detailedPull.closes.map((n) => `github:${big.owner}/${big.name}#${n}`);
+const REPO = `github:${big.owner}/${big.name}`;
+const MODEL_LABELS = [
+  "Session",
+  "Touch",
+  "Resource",
+  "Repository",
+  "Issue",
+  "PullRequest",
+  "Comment",
+  "Listing",
+  "Action",
+  "Agent",
+];
+const MODEL_RELS = [
+  "IN_SESSION",
+  "TOUCHED",
+  "HAS_ISSUE",
+  "HAS_PULL_REQUEST",
+  "HAS_COMMENT",
+  "LISTS_FROM",
+  "HAS_MEMBER",
+  "CLOSES",
+  "CAUSED_BY",
+  "BY_AGENT",
+];
+
+for (const server of SERVERS) {
+  const name = (title: string) => `graph store on ${server.name}: ${title}`;
+  const ignore = !server.url;
+
+  Deno.test({
+    name: name("a Sweep writes the family's graph model, and a teammate is served from it"),
+    ignore,
+    async fn() {
+      await wipe(server.url);
+      // Another component of the family recorded the tool call and the agent.
+      await write(
+        server.url,
+        "CREATE (:Action {tool_use_id: 'toolu_pr_view'}), (:Agent {agent_id: 'agent-7'})",
+      );
+      const emu = await startEmulator();
+      const alice = await teammate("alice", server.url, emu);
+      const bob = await teammate("bob", server.url, emu);
+      const graph = await connectGraph({
+        url: server.url,
+        user: null,
+        password: null,
+        database: null,
+      });
+      try {
+        const slug = `${big.owner}/${big.name}`;
+        for (
+          const [command, over] of [
+            [`gh pr view ${detailedPull.number} -R ${slug}`, {
+              tool_use_id: "toolu_pr_view",
+              agent_id: "agent-7",
+            }],
+            [`gh issue view ${detailedPull.closes[0]} -R ${slug}`, {}],
+            [`gh repo view ${slug}`, {}],
+            [`gh issue list -R ${slug} --label "good first issue" --limit 5`, {}],
+          ] as const
+        ) {
+          await ok(
+            alice.rgraph(["hook", "claude-code"], { stdin: bashPayload(command, over) }),
+            "hook",
+          );
+        }
+        await ok(alice.rgraph(["sweep"]), "alice's sweep");
+
+        const one = async (query: string) => (await graph.cypher(query))[0]?.n;
+        // Session <- Touch -> Resource, with the Touch private to its user.
+        assert.deepEqual(
+          await graph.cypher(
+            `MATCH (:Session {session_id: 'sess-team'})<-[:IN_SESSION]-(t:Touch)-[:TOUCHED]->(r:Resource:PullRequest)
+             RETURN t.user_id AS user, r.address AS address`,
+          ),
+          [{ user: "alice", address: PR }],
+        );
+        // The soft joins reach the nodes that existed and never create any.
+        assert.equal(
+          await one(
+            `MATCH (:Touch {tool_use_id: 'toolu_pr_view'})-[:CAUSED_BY]->(:Action {tool_use_id: 'toolu_pr_view'})
+             RETURN count(*) AS n`,
+          ),
+          1,
+        );
+        assert.equal(
+          await one(
+            `MATCH (:Touch)-[:BY_AGENT]->(:Agent {agent_id: 'agent-7'}) RETURN count(*) AS n`,
+          ),
+          1,
+        );
+        assert.equal(await one(`MATCH (a:Action) RETURN count(a) AS n`), 1);
+        assert.equal(await one(`MATCH (a:Agent) RETURN count(a) AS n`), 1);
+        // Repository -> items -> comments; the pull request closes its issues.
+        assert.equal(
+          await one(
+            `MATCH (:Resource:Repository {address: '${REPO}'})-[:HAS_PULL_REQUEST]->(p:Resource:PullRequest {address: '${PR}'})
+             MATCH (p)-[:HAS_COMMENT]->(c:Comment) RETURN count(c) > 0 AS n`,
+          ),
+          true,
+        );
+        assert.deepEqual(
+          (await graph.cypher(
+            `MATCH (:PullRequest {address: '${PR}'})-[:CLOSES]->(i:Resource:Issue) RETURN i.address AS a ORDER BY a`,
+          )).map((r) => r.a),
+          (await graph.cypher(
+            `MATCH (i:Resource:Issue) WHERE i.address IN $closed RETURN i.address AS a ORDER BY a`,
+            { closed: CLOSED },
+          )).map((r) => r.a),
+        );
+        assert.equal(
+          await one(
+            `MATCH (:Repository {address: '${REPO}'})-[:HAS_ISSUE]->(:Issue {address: '${
+              CLOSED[0]
+            }'}) RETURN count(*) AS n`,
+          ),
+          1,
+        );
+        // The Listing hangs under its repository with ordered members.
+        assert.deepEqual(
+          await graph.cypher(
+            `MATCH (l:Listing)-[:LISTS_FROM]->(:Repository {address: '${REPO}'})
+             MATCH (l)-[m:HAS_MEMBER]->(i:Issue)
+             RETURN count(DISTINCT l) AS listings, min(m.position) AS first, count(m) AS members`,
+          ),
+          [{ listings: 1, first: 0, members: 5 }],
+        );
+        // Exactly the model's labels and relationships (plus rgraph's bookkeeping), never :User or HAD_SESSION.
+        const labels = (await graph.cypher(`MATCH (n) UNWIND labels(n) AS l RETURN DISTINCT l`))
+          .map((r) => r.l as string);
+        assert.deepEqual(
+          labels.filter((l) => !["Alias", "PendingRef"].includes(l)).sort(),
+          [...MODEL_LABELS].sort(),
+        );
+        const rels = (await graph.cypher(`MATCH ()-[r]->() RETURN DISTINCT type(r) AS t`))
+          .map((r) => r.t as string);
+        for (const rel of MODEL_RELS) assert.ok(rels.includes(rel), `no ${rel} relationship`);
+        assert.ok(!rels.includes("HAD_SESSION") && !labels.includes("User"));
+
+        // Bob's agent is served what Alice's Sweep stored...
+        const hit = await ok(bob.rgraph(["lookup", PR]), "bob's lookup");
+        assert.match(hit.stdout, /\bhit\b/);
+        // ...but Bob sees none of Alice's Touches, only his own Cache Read.
+        const bobs = await touchesOf(bob);
+        assert.deepEqual(bobs.map((t) => [t.status, t.outcome, t.address]), [[
+          "served",
+          "hit",
+          PR,
+        ]]);
+        assert.equal((await touchesOf(alice)).length, 4);
+
+        // Bob's Sweep never leases (so never sees) Alice's pending Touches.
+        await ok(
+          alice.rgraph(["hook", "claude-code"], {
+            stdin: bashPayload(`gh issue view 3 -R ${slug}`),
+          }),
+          "hook",
+        );
+        await ok(alice.rgraph(["touches"]), "alice's touches (drains her outbox)");
+        const swept = JSON.parse((await ok(bob.rgraph(["sweep", "--json"]), "bob's sweep")).stdout);
+        assert.equal(swept.touches, 0);
+        const pending = (await touchesOf(alice)).filter((t) => t.status === "pending");
+        assert.deepEqual(pending.map((t) => t.address), [`github:${slug}#3`]);
+      } finally {
+        await graph.close();
+        await alice.cleanup();
+        await bob.cleanup();
+        await emu.close();
+      }
+    },
+  });
+
+  Deno.test({
+    name: name("with the server down the hook still records, commands say so, and nothing is lost"),
+    ignore,
+    async fn() {
+      await wipe(server.url);
+      const emu = await startEmulator();
+      const carol = await teammate("carol", deadUrl(), emu);
+      const slug = `${big.owner}/${big.name}`;
+      try {
+        const hook = await carol.rgraph(["hook", "claude-code"], {
+          stdin: bashPayload(`gh issue view 3 -R ${slug}`),
+        });
+        assert.equal(hook.code, 0);
+        assert.equal(hook.stderr, "");
+        for (const command of [["sweep"], ["touches"], ["lookup", `github:${slug}#3`]]) {
+          const r = await carol.rgraph(command);
+          assert.equal(r.code, 1, `rgraph ${command[0]} should fail`);
+          assert.match(
+            r.stderr,
+            /^rgraph \S+: the shared store is unreachable \(bolt:\/\/127\.0\.0\.1:\d+: /,
+          );
+          assert.equal(r.stderr.trim().split("\n").length, 1, "one line");
+        }
+        // The server is back: the Touch was waiting in the outbox.
+        await carol.setUrl(server.url);
+        const waiting = await touchesOf(carol);
+        assert.deepEqual(waiting.map((t) => [t.address, t.status]), [[
+          `github:${slug}#3`,
+          "pending",
+        ]]);
+        await ok(carol.rgraph(["sweep"]), "sweep");
+        assert.deepEqual((await touchesOf(carol)).map((t) => t.status), ["resolved"]);
+        // Down again: the hook's Nudge still answers from the local index.
+        await carol.setUrl(deadUrl());
+        const nudged = await carol.rgraph(["hook", "claude-code"], {
+          stdin: bashPayload(`gh issue view 3 -R ${slug}`),
+        });
+        assert.equal(nudged.code, 0);
+        assert.match(nudged.stdout, /is in memory/);
+      } finally {
+        await carol.cleanup();
+        await emu.close();
+      }
+    },
+  });
+
+  Deno.test({
+    name: name("rgraph migrate copies the embedded store once; a second run changes nothing"),
+    ignore,
+    async fn() {
+      await wipe(server.url);
+      const emu = await startEmulator();
+      const dave = await teammate("dave", null, emu);
+      const slug = `${big.owner}/${big.name}`;
+      const graph = await connectGraph({
+        url: server.url,
+        user: null,
+        password: null,
+        database: null,
+      });
+      // Every node and relationship with its properties, in a stable order.
+      const snapshot = async () =>
+        (await graph.cypher(
+          `MATCH (n) OPTIONAL MATCH (n)-[r]->(m)
+           RETURN labels(n) AS labels, properties(n) AS props, type(r) AS rel,
+                  properties(r) AS rprops, m.node_id AS to_node, m.key AS to_key`,
+        )).map((row) => JSON.stringify(row)).sort();
+      try {
+        for (
+          const command of [
+            `gh issue view 3 -R ${slug}`,
+            `gh pr view ${detailedPull.number} -R ${slug}`,
+          ]
+        ) {
+          await ok(dave.rgraph(["hook", "claude-code"], { stdin: bashPayload(command) }), "hook");
+        }
+        await ok(dave.rgraph(["sweep"]), "embedded sweep");
+        const mine = await touchesOf(dave);
+        const first = JSON.parse(
+          (await ok(dave.rgraph(["migrate", "--to", server.url, "--json"]), "migrate")).stdout,
+        );
+        assert.equal(first.touches, 2);
+        assert.equal(first.new_touches, 2);
+        assert.ok(first.resources >= 2);
+        const before = await snapshot();
+        const again = JSON.parse(
+          (await ok(dave.rgraph(["migrate", "--to", server.url, "--json"]), "migrate again"))
+            .stdout,
+        );
+        assert.deepEqual({ ...again, new_touches: undefined }, {
+          ...first,
+          new_touches: undefined,
+        });
+        assert.equal(again.new_touches, 0);
+        assert.deepEqual(await snapshot(), before);
+        // Joined: the same Touches and Resources, now from the graph store.
+        await dave.setUrl(server.url);
+        const shared = await touchesOf(dave);
+        assert.deepEqual(
+          shared.map((t) => [t.address, t.status, t.tool_use_id]),
+          mine.map((t) => [t.address, t.status, t.tool_use_id]),
+        );
+        assert.match((await ok(dave.rgraph(["lookup", PR]), "lookup")).stdout, /\bhit\b/);
+        const bad = await dave.rgraph(["migrate", "--to", "http://example.org"]);
+        assert.equal(bad.code, 2);
+        assert.match(bad.stderr, /Bolt URL/);
+      } finally {
+        await graph.close();
+        await dave.cleanup();
+        await emu.close();
+      }
+    },
+  });
+
+  Deno.test({
+    name: name("a Sweep run by one user leases only that user's pending Touches"),
+    ignore,
+    async fn() {
+      const alices = await freshGraphStore(server.url, "alice");
+      const bobs = await connectGraph(
+        { url: server.url, user: null, password: null, database: null },
+        { leaseUser: "bob" },
+      );
+      try {
+        const at = "2026-03-01T10:00:00.000Z";
+        const base = {
+          session_id: "s",
+          provenance: "FETCHED" as const,
+          kind: "item" as const,
+          limit: null,
+          tool_name: "Bash",
+          tool_use_id: null,
+          agent_id: null,
+          harness: "claude-code",
+          recorded_at: at,
+          status: "pending" as const,
+        };
+        await alices.recordTouches([
+          { ...base, user_id: "alice", address: "github:acme/rocket#1", dedup_key: "a1" },
+          { ...base, user_id: "bob", address: "github:acme/rocket#2", dedup_key: "b1" },
+        ]);
+        assert.deepEqual((await bobs.leasePending("bob-sweep", 10, 60_000)).map((t) => t.user_id), [
+          "bob",
+        ]);
+        assert.deepEqual(
+          (await alices.leasePending("alice-sweep", 10, 60_000)).map((t) => t.user_id),
+          [
+            "alice",
+          ],
+        );
+      } finally {
+        await alices.close();
+        await bobs.close();
+      }
+    },
+  });
 }

@@ -34,7 +34,8 @@ import {
   type TouchQuery,
   type UserStats,
 } from "./contract.ts";
-import { referenceKey } from "./sqlite.ts";
+import { openEmbeddedStore, referenceKey, type SqliteStore } from "./sqlite.ts";
+import { drainOutbox, refreshLocalIndex } from "./outbox.ts";
 import * as Q from "./graph_cypher.ts";
 import {
   commentProps,
@@ -131,6 +132,7 @@ export class GraphStore implements Store {
   readonly #target: GraphTarget;
   readonly #leaseUser: string | null;
   #seq = 0;
+  #mirror: SqliteStore | null = null;
   #counts: BoltCounts = { statements: 0, transactions: 0 };
 
   constructor(driver: Driver, target: GraphTarget, dialect: Dialect, options: GraphOptions) {
@@ -138,6 +140,27 @@ export class GraphStore implements Store {
     this.#target = target;
     this.dialect = dialect;
     this.#leaseUser = options.leaseUser ?? null;
+  }
+
+  /**
+   * Keeps `local` (the hooks' local index) in step with what this store
+   * writes, and closes it with the store.
+   */
+  attachLocalIndex(local: SqliteStore): void {
+    this.#mirror = local;
+  }
+
+  /**
+   * Repeats a write on the local index. Best effort: the graph store has the
+   * write already, and the next sync copies whatever the index missed.
+   */
+  async #mirrored(write: (local: SqliteStore) => Promise<void>): Promise<void> {
+    if (this.#mirror === null) return;
+    try {
+      await write(this.#mirror);
+    } catch {
+      // The index is a cache of the graph store; see the doc comment.
+    }
   }
 
   /** Bolt work issued since the store opened (or since the last reset). */
@@ -261,6 +284,7 @@ export class GraphStore implements Store {
     for (let i = 0; i < writes.length; i += BATCH) {
       await this.#tx("write", (run) => this.#putBatch(run, writes.slice(i, i + BATCH)));
     }
+    await this.#mirrored((local) => local.putResources(writes));
   }
 
   /** One batch in one transaction: two pipelined reads, then the writes pipelined. */
@@ -355,6 +379,7 @@ export class GraphStore implements Store {
   async touchFetchedAt(addresses: string[], fetchedAt: string): Promise<void> {
     if (addresses.length === 0) return;
     await this.#tx("write", (run) => run(Q.TOUCH_FETCHED_AT, { keys: addresses, at: fetchedAt }));
+    await this.#mirrored((local) => local.touchFetchedAt(addresses, fetchedAt));
   }
 
   async edges(address: string): Promise<Edge[]> {
@@ -396,6 +421,7 @@ export class GraphStore implements Store {
         run(Q.PUT_LISTING[2], { key: listing.key }),
       ]);
     });
+    await this.#mirrored((local) => local.putListing(listing, members));
   }
 
   async getListing(key: string): Promise<Listing | null> {
@@ -512,6 +538,7 @@ export class GraphStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.#mirror?.close();
     await this.#driver.close();
   }
 }
@@ -609,13 +636,17 @@ export async function connectGraph(
 
 /**
  * Opens the graph store `[store] url` names, as the configured user (whose
- * pending Touches alone a Sweep through it leases).
+ * pending Touches alone a Sweep through it leases). Unless `sync` is false,
+ * it first moves the hooks' outbox into the graph store and refreshes the
+ * local index (see `outbox.ts`), then keeps that index in step with its own
+ * writes, so every command that opens it leaves the hooks up to date.
  */
-export function openGraphStore(config: Config): Promise<GraphStore> {
-  if (config.store.url === null) {
-    return Promise.reject(new StoreUnavailableError("no [store] url is configured"));
-  }
-  return connectGraph(
+export async function openGraphStore(
+  config: Config,
+  options: { sync?: boolean } = {},
+): Promise<GraphStore> {
+  if (config.store.url === null) throw new StoreUnavailableError("no [store] url is configured");
+  const store = await connectGraph(
     {
       url: config.store.url,
       user: config.store.user,
@@ -624,4 +655,16 @@ export function openGraphStore(config: Config): Promise<GraphStore> {
     },
     { leaseUser: config.identity.user_id },
   );
+  if (options.sync === false) return store;
+  const local = openEmbeddedStore(config.store.path);
+  try {
+    await drainOutbox(local, store);
+    await refreshLocalIndex(store, local);
+  } catch (e) {
+    await local.close();
+    await store.close();
+    throw e;
+  }
+  store.attachLocalIndex(local);
+  return store;
 }
