@@ -601,6 +601,27 @@ Deno.test("emulator: REST shapes, Link pagination, ETag/304, redirects and gone 
       assert.equal(beyond.status, 404);
     });
 
+    await t.step(
+      "timelines: cross-references from private content only with the token",
+      async () => {
+        const m = FACTS.private.mentions;
+        const path = `/repos/${m.owner}/${m.repo}/issues/${m.number}/timeline?per_page=100`;
+        const sources = (body: Json) =>
+          body.filter((e: Json) => e.event === "cross-referenced").map((e: Json) =>
+            e.source.issue.repository.full_name
+          );
+        const anon = sources((await rest(gh, path)).body);
+        const token = sources((await rest(gh, path, auth)).body);
+        const priv = `${FACTS.private.owner}/${FACTS.private.name}`;
+        assert.ok(!anon.includes(priv));
+        assert.ok(token.includes(priv));
+        assert.ok(
+          anon.includes(FACTS.pythonClient.nameWithOwner),
+          "public cross-repository references stay",
+        );
+      },
+    );
+
     await t.step("pull request detail: files and review comments with paths", async () => {
       const base = `/repos/${FACTS.big.nameWithOwner}/pulls/${FACTS.detailedPull.number}`;
       const pr = await rest(gh, base, auth);

@@ -338,11 +338,14 @@ class Builder {
       issueKind?: IssueKind;
       title?: string;
       labels?: string[];
+      /** The area (crate) it is about; random otherwise. */
+      crate?: string;
     },
   ): ItemRec {
     const rng = this.rng;
     const databaseId = this.nextId();
-    const area = rng.pick(AREAS);
+    const picked = rng.pick(AREAS);
+    const area = AREAS.find((a) => a.crate === spec.crate) ?? picked;
     const component = rng.pick(area.components);
     const issueKind: IssueKind = spec.issueKind ??
       rng.pick([
@@ -535,7 +538,7 @@ export function buildDataset(): Dataset {
   const createdAt = (num: number) => START + (num - 1) * step + rng.next() * step * 0.9;
   const special = new Map<
     number,
-    { kind: "issue" | "pull"; state: ItemRec["state"]; comments?: number }
+    { kind: "issue" | "pull"; state: ItemRec["state"]; comments?: number; crate?: string }
   >();
   special.set(F.big.longThread.number, {
     kind: "issue",
@@ -551,9 +554,14 @@ export function buildDataset(): Dataset {
     comments: F.big.exactPageThread.comments,
   });
   special.set(F.big.noComments.number, { kind: "issue", state: "OPEN", comments: 0 });
-  special.set(F.detailedPull.number, { kind: "pull", state: "MERGED", comments: 6 });
-  special.set(F.bigPull.number, { kind: "pull", state: "OPEN", comments: 2 });
-  special.set(F.draftPull.number, { kind: "pull", state: "OPEN", comments: 0 });
+  special.set(F.detailedPull.number, {
+    kind: "pull",
+    state: "MERGED",
+    comments: 6,
+    crate: "planner",
+  });
+  special.set(F.bigPull.number, { kind: "pull", state: "OPEN", comments: 2, crate: "storage" });
+  special.set(F.draftPull.number, { kind: "pull", state: "OPEN", comments: 0, crate: "index" });
   special.set(F.closedPull.number, { kind: "pull", state: "CLOSED", comments: 1 });
   for (const num of F.detailedPull.closes) {
     special.set(num, { kind: "issue", state: "CLOSED", comments: 2 });
@@ -618,6 +626,7 @@ export function buildDataset(): Dataset {
     const it = b.item(big, num, s.kind, t, {
       state: s.state,
       comments: s.comments,
+      crate: s.crate,
       title: phraseIssues.has(num)
         ? rng.pick([
           "Bolt handshake fails with TLS 1.3 clients",
@@ -691,6 +700,11 @@ export function buildDataset(): Dataset {
       b.mention(source, target, `See ${ref(source, target)}.`);
     }
   }
+  b.mention(
+    priv.items.get(F.private.issueNumber)!,
+    find(F.private.mentions),
+    `Customer escalation, tracked upstream in ${F.private.mentions.owner}/${F.private.mentions.repo}#${F.private.mentions.number}.`,
+  );
   const plainNumbers = [...big.items.keys()].filter((x) =>
     !F.references.some((r) =>
       (r.source.repo === F.big.name && r.source.number === x) ||

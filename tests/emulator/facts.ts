@@ -189,7 +189,17 @@ export const FACTS = {
     closedIssues: 3,
   },
   /** A private repository: the token sees it; anonymous REST gets 404. */
-  private: { owner: "lumendb", name: "lumen-enterprise", issueNumber: 1 },
+  private: {
+    owner: "lumendb",
+    name: "lumen-enterprise",
+    issueNumber: 1,
+    /**
+     * Its issue #1 mentions this public issue, so the public issue's timeline
+     * shows a cross-reference from private content (to the token's viewer
+     * only; anonymous REST timelines leave it out, as GitHub does).
+     */
+    mentions: { ...BIG, number: 42 },
+  },
   /** A renamed repository: the old name still resolves (GraphQL) or redirects (REST 301). */
   renamed: {
     owner: "lumendb",

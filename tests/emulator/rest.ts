@@ -295,8 +295,12 @@ class Shapes {
     });
   }
 
-  timeline(it: ItemRec) {
-    return it.timeline.map((e) => ({
+  /** Cross-reference events; those from private repositories only for `canSeePrivate` callers. */
+  timeline(it: ItemRec, canSeePrivate: boolean) {
+    const visible = it.timeline.filter((e) =>
+      canSeePrivate || e.source.repo.visibility === "PUBLIC"
+    );
+    return visible.map((e) => ({
       event: "cross-referenced",
       actor: this.user(e.actor),
       created_at: e.createdAt,
@@ -545,7 +549,12 @@ function route(ds: Dataset, req: Request, url: URL, caller: RestCaller, api: str
       return listAnswer(list, url, linkBase(`${here}/comments`), (c) => shapes.comment(it, c));
     }
     if (section === "issues" && sub === "timeline") {
-      return listAnswer(shapes.timeline(it), url, linkBase(`${here}/timeline`), (e) => e);
+      return listAnswer(
+        shapes.timeline(it, caller.kind === "token"),
+        url,
+        linkBase(`${here}/timeline`),
+        (e) => e,
+      );
     }
     if (section === "pulls" && sub === "files") {
       return listAnswer(shapes.files(it).slice(0, 3000), url, linkBase(`${here}/files`), (f) => f);
