@@ -56,6 +56,9 @@ export async function main(args: string[]): Promise<number> {
   // Every answer is a Cache Read recorded for this user: without an identity there is no one to record it for.
   const userId = requireUserId(config);
   const store = await openStore(config);
+  // Over stdio the SDK has no session id; Claude Code exports its session to the processes it starts.
+  // Best effort: a server that outlives a /clear keeps the id it started with.
+  const harnessSession = Deno.env.get("CLAUDE_CODE_SESSION_ID") || null;
   const server = new McpServer({ name: "rgraph", version: project.version });
   server.registerTool(
     "resource",
@@ -82,7 +85,7 @@ export async function main(args: string[]): Promise<number> {
         const a = await answer(store, asked, {
           page,
           userId,
-          sessionId: extra.sessionId ?? null,
+          sessionId: extra.sessionId ?? harnessSession,
           toolUseId: toolUseIdOf(extra._meta),
           harness: server.server.getClientVersion()?.name ?? null,
           via: "resource",

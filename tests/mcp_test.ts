@@ -13,12 +13,16 @@ import type { Store } from "../lib/store/contract.ts";
 import { issue, pull, repository, seedListing } from "./fixtures_memory.ts";
 
 /** A connected MCP client on a fresh `rgraph serve-mcp` of `sb`. */
-export async function connect(sb: Sandbox, name = "rgraph-test"): Promise<Client> {
+export async function connect(
+  sb: Sandbox,
+  name = "rgraph-test",
+  env: Record<string, string> = {},
+): Promise<Client> {
   const { command, args } = rgraphCommand();
   const transport = new StdioClientTransport({
     command,
     args: [...args, "serve-mcp"],
-    env: sb.env,
+    env: { ...sb.env, ...env },
     cwd: sb.dir,
     stderr: "pipe",
   });
@@ -412,7 +416,8 @@ Deno.test("two users on one store each see only their own Cache Reads", async ()
   await bob.writeConfig(configToml(alice.dbPath, { userId: "bob" }));
   const store = openEmbeddedStore(alice.dbPath);
   await store.putResources([{ resource: issue(O, R, 1) }]);
-  const a = await connect(alice), b = await connect(bob);
+  const a = await connect(alice, "claude-code", { CLAUDE_CODE_SESSION_ID: "sess-alice" });
+  const b = await connect(bob);
   try {
     assert.match((await ask(a, `github:${O}/${R}#1`)).text, /^rgraph: hit /);
     assert.match(
@@ -422,12 +427,13 @@ Deno.test("two users on one store each see only their own Cache Reads", async ()
     );
     assert.match((await ask(b, `github:${O}/${R}#2`)).text, /^rgraph: miss /);
     const mine = await store.listTouches("alice"), theirs = await store.listTouches("bob");
-    assert.deepEqual(mine.map((x) => [x.user_id, x.address, x.outcome]), [[
-      "alice",
-      `github:${O}/${R}#1`,
-      "hit",
-    ]]);
-    assert.deepEqual(theirs.map((x) => [x.user_id, x.outcome]), [["bob", "hit"], ["bob", "miss"]]);
+    assert.deepEqual(mine.map((x) => [x.user_id, x.address, x.outcome, x.session_id, x.harness]), [
+      ["alice", `github:${O}/${R}#1`, "hit", "sess-alice", "claude-code"],
+    ]);
+    assert.deepEqual(theirs.map((x) => [x.user_id, x.outcome, x.session_id]), [
+      ["bob", "hit", null],
+      ["bob", "miss", null],
+    ]);
   } finally {
     await a.close();
     await b.close();
