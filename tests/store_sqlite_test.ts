@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { issue, pullRequest, repository, storeContract, touch } from "./store_contract.ts";
-import { openEmbeddedStore } from "../lib/store/sqlite.ts";
+import { openEmbeddedStore, referenceKey } from "../lib/store/sqlite.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { parseConfig } from "../lib/config.ts";
 import { migrate, SCHEMA_VERSION } from "../lib/store/schema.ts";
@@ -296,3 +296,23 @@ dbTest(
     await target.close();
   },
 );
+
+Deno.test("sqlite store: reference URLs normalise to item keys, anything else is no edge", () => {
+  const cases: [string, string | null][] = [
+    ["https://github.com/Acme/Rocket/issues/5", "github:acme/rocket#5"],
+    ["https://github.com/acme/rocket/pull/12/files", "github:acme/rocket#12"],
+    ["https://www.github.com/acme/rocket/issues/7#issuecomment-99", "github:acme/rocket#7"],
+    ["http://github.com/acme/rocket/pull/3?w=1", "github:acme/rocket#3"],
+    ["https://api.github.com/repos/acme/rocket/issues/5", "github:acme/rocket#5"],
+    ["https://api.github.com/repos/acme/rocket/pulls/6", "github:acme/rocket#6"],
+    ["github:Acme/rocket#8", "github:acme/rocket#8"],
+    ["https://github.com/acme/rocket/issues/new", null],
+    ["https://github.com/acme/rocket/issues/0", null],
+    ["https://github.com/acme/rocket/discussions/5", null],
+    ["https://github.com/acme/rocket", null],
+    ["https://gitlab.com/acme/rocket/issues/5", null],
+    ["acme/rocket#5", null],
+    ["not a url", null],
+  ];
+  for (const [text, key] of cases) assert.equal(referenceKey(text), key, text);
+});
