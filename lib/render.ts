@@ -87,9 +87,9 @@ export function threadOf(item: ItemResource): ThreadEntry[] {
  */
 export function neutralise(text: string): string {
   return text
-    // deno-lint-ignore no-control-regex
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u001b]/g, "")
     .replace(/\r\n?/g, "\n")
+    // deno-lint-ignore no-control-regex
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
     .replace(/<{3,}/g, (run) => run.split("").join(" "));
 }
 
