@@ -741,6 +741,58 @@ Deno.test("emulator: latency, injected failures, and edits", async () => {
   }
 });
 
+Deno.test("emulator: live renames, transfers and deletions behave like GitHub", async () => {
+  const gh = await startEmulator();
+  try {
+    const { owner, newName, oldName } = FACTS.renamed;
+    const before = await gql(gh, `{ repository(owner: "${owner}", name: "${newName}") { id } }`);
+    gh.renameRepo(owner, newName, "lumen-graph-viz");
+    for (const name of [oldName, newName, "lumen-graph-viz"]) {
+      const r = await gql(
+        gh,
+        `{ repository(owner: "${owner}", name: "${name}") { id nameWithOwner } }`,
+      );
+      assert.deepEqual(r.body.data.repository, {
+        id: before.body.data.repository.id,
+        nameWithOwner: `${owner}/lumen-graph-viz`,
+      });
+    }
+    assert.equal((await rest(gh, `/repos/${owner}/${newName}`)).status, 301);
+
+    const n = FACTS.big.noComments.number;
+    const old = await gql(gh, `{ repository(${BIG}) { issue(number: ${n}) { id title } } }`);
+    const py = FACTS.pythonClient;
+    const moved = gh.transferIssue(FACTS.big.owner, FACTS.big.name, n, py.owner, py.name);
+    assert.equal(moved, FACTS.transferred.to.number + 1);
+    const after = await gql(
+      gh,
+      `query($old: ID!) {
+        gone: repository(${BIG}) { issue(number: ${n}) { id } }
+        oldId: node(id: $old) { id }
+        there: repository(owner: "${py.owner}", name: "${py.name}") { issue(number: ${moved}) { id title url } } }`,
+      { old: old.body.data.repository.issue.id },
+    );
+    assert.equal(after.body.data.gone.issue, null);
+    assert.equal(after.body.data.oldId, null);
+    assert.ok(after.body.errors.every((e: Json) => e.type === "NOT_FOUND"));
+    assert.equal(after.body.data.there.issue.title, old.body.data.repository.issue.title);
+    assert.notEqual(after.body.data.there.issue.id, old.body.data.repository.issue.id);
+    const redirect = await rest(gh, `/repos/${FACTS.big.nameWithOwner}/issues/${n}`);
+    assert.equal(redirect.status, 301);
+    assert.equal((await rest(gh, redirect.headers.get("location")!)).body.number, moved);
+
+    gh.deleteIssue(FACTS.big.owner, FACTS.big.name, 1);
+    assert.equal((await rest(gh, `/repos/${FACTS.big.nameWithOwner}/issues/1`)).status, 410);
+    const deleted = await gql(
+      gh,
+      `{ repository(${BIG}) { issueOrPullRequest(number: 1) { __typename } } }`,
+    );
+    assert.equal(deleted.body.errors[0].type, "NOT_FOUND");
+  } finally {
+    await gh.close();
+  }
+});
+
 Deno.test("emulator: more requests in flight than maxConcurrent get the secondary-limit 403", async () => {
   const gh = await startEmulator({ latencyMs: 100, maxConcurrent: 3 });
   try {

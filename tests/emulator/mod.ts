@@ -20,7 +20,11 @@
  */
 
 import { FACTS } from "./facts.ts";
-import { buildDataset, type Dataset, type ItemRec, nodeId as makeNodeId } from "./dataset.ts";
+import { buildDataset, type Dataset } from "./dataset.ts";
+import * as mutate from "./mutate.ts";
+import type { IssuePatch } from "./mutate.ts";
+
+export type { IssuePatch } from "./mutate.ts";
 import { runGraphql } from "./graphql.ts";
 import { newBucket, rateHeaders, refresh } from "./budget.ts";
 import { handleRest, type RestCaller } from "./rest.ts";
@@ -58,15 +62,6 @@ export interface RequestCounts {
   peakConcurrent: number;
 }
 
-/** Changes {@link Emulator.editIssue} can make; each bumps `updatedAt`. */
-export interface IssuePatch {
-  title?: string;
-  body?: string;
-  state?: "OPEN" | "CLOSED";
-  labels?: string[];
-  assignees?: string[];
-}
-
 /**
  * How an injected failure answers: an HTTP status; GitHub's GraphQL timeout
  * error (HTTP 200); a connection dropped mid-body (`reset`); or no answer
@@ -90,6 +85,18 @@ export interface Emulator {
   /** Adds a comment (bumping the item's `updatedAt`); returns its node id. */
   addComment(owner: string, repo: string, number: number, body: string, author?: string): string;
   editIssue(owner: string, repo: string, number: number, patch: IssuePatch): void;
+  /** Renames a repository (same id); the old name still resolves and redirects. */
+  renameRepo(owner: string, name: string, newName: string): void;
+  /** Transfers an issue (new number, new node id, 301 from the old place); returns the new number. */
+  transferIssue(
+    owner: string,
+    repo: string,
+    number: number,
+    toOwner: string,
+    toRepo: string,
+  ): number;
+  /** Deletes an issue (410 Gone, NOT_FOUND). */
+  deleteIssue(owner: string, repo: string, number: number): void;
   /** Refills every rate-limit bucket (as if the hour had passed). */
   resetBudget(): void;
   /** The next `n` requests (of any kind) fail with `failure` (default 502). */
@@ -215,12 +222,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   await listening.promise;
   const apiUrl = `http://127.0.0.1:${server.addr.port}`;
 
-  const find = (owner: string, repo: string, number: number): ItemRec => {
-    const item = ds.repo(owner, repo)?.repo.items.get(number);
-    if (!item) throw new Error(`emulator: no item ${owner}/${repo}#${number}`);
-    return item;
-  };
-
   return {
     apiUrl,
     graphqlUrl: `${apiUrl}/graphql`,
@@ -233,32 +234,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     setLatency(ms) {
       latency = ms;
     },
-    addComment(owner, repo, number, body, author = "zoe-whitfield") {
-      const item = find(owner, repo, number);
-      const databaseId = ds.nextId();
-      const at = ds.tick();
-      ds.user(author);
-      const nodeId = makeNodeId("IC", item.repo.databaseId, databaseId);
-      const comment = { databaseId, nodeId, author, body, createdAt: at, updatedAt: at };
-      item.comments.push(comment);
-      item.updatedAt = at;
-      ds.nodes.set(nodeId, { type: "IssueComment", comment, item });
-      return nodeId;
-    },
-    editIssue(owner, repo, number, patch) {
-      const item = find(owner, repo, number);
-      const at = ds.tick();
-      if (patch.title !== undefined) item.title = patch.title;
-      if (patch.body !== undefined) item.body = patch.body;
-      if (patch.labels !== undefined) item.labels = [...patch.labels];
-      if (patch.assignees !== undefined) item.assignees = [...patch.assignees];
-      if (patch.state !== undefined && patch.state !== item.state) {
-        item.state = patch.state;
-        item.closedAt = patch.state === "CLOSED" ? at : null;
-        item.stateReason = patch.state === "CLOSED" && item.kind === "issue" ? "COMPLETED" : null;
-      }
-      item.updatedAt = at;
-    },
+    addComment: (owner, repo, number, body, author) =>
+      mutate.addComment(ds, owner, repo, number, body, author),
+    editIssue: (owner, repo, number, patch) => mutate.editIssue(ds, owner, repo, number, patch),
+    renameRepo: (owner, name, newName) => mutate.renameRepo(ds, owner, name, newName),
+    transferIssue: (owner, repo, number, toOwner, toRepo) =>
+      mutate.transferIssue(ds, owner, repo, number, toOwner, toRepo),
+    deleteIssue: (owner, repo, number) => mutate.deleteIssue(ds, owner, repo, number),
     resetBudget() {
       buckets = makeBuckets();
       Object.values(buckets).forEach(refresh);
