@@ -1,0 +1,91 @@
+/** The Nudge line against a real embedded store: what the hook adds before a fetch. */
+
+import assert from "node:assert/strict";
+import { ago, nudgeText, SESSION_HINT } from "../lib/nudge.ts";
+import { openEmbeddedStore } from "../lib/store/mod.ts";
+import { itemAddress, listingAddress, repositoryAddress } from "../lib/address/key.ts";
+import { issue, repository, seedListing } from "./fixtures_memory.ts";
+
+const NOW = new Date("2026-11-29T22:00:00Z"); // fixtures: fetched 20:00 (2h), updated 26th 09:30 (3d)
+
+Deno.test("nudgeText: one line for what is in memory, null for what is not", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "rgraph-nudge-" });
+  const store = openEmbeddedStore(`${dir}/m.db`);
+  try {
+    await store.putResources([
+      { resource: issue("memgraph", "memgraph", 123, { title: 'Crash on "MATCH"\nsecond line' }) },
+      { resource: issue("memgraph", "memgraph", 124, { labels: ["docs"] }) },
+      { resource: repository("memgraph", "memgraph") },
+    ]);
+    await seedListing(store, "memgraph", "memgraph", "issues", { state: "all" }, [123, 124]);
+    await seedListing(store, "memgraph", "memgraph", "pulls", {}, [], { total: 70 });
+
+    assert.equal(
+      await nudgeText(store, itemAddress("memgraph", "memgraph", 123), NOW),
+      'memgraph/memgraph#123 "Crash on \\"MATCH\\" second line" is in memory, fetched 2h ago, ' +
+        "updated on GitHub 3d ago — resource returns it",
+    );
+    assert.equal(
+      await nudgeText(store, repositoryAddress("Memgraph", "Memgraph"), NOW),
+      "memgraph/memgraph (repository) is in memory, fetched 2h ago, updated on GitHub 3d ago — resource returns it",
+    );
+    assert.equal(
+      await nudgeText(
+        store,
+        listingAddress("memgraph", "memgraph", "issues", { state: "all" }, 30),
+        NOW,
+      ),
+      "memgraph/memgraph/issues?state=all is in memory (all 2 items), fetched 2h ago — resource returns it",
+    );
+    assert.equal(
+      await nudgeText(
+        store,
+        listingAddress("memgraph", "memgraph", "issues", { labels: ["docs"] }, 30),
+        NOW,
+      ),
+      "memgraph/memgraph/issues?label=docs&state=open can be answered from memory, filtered from " +
+        "memgraph/memgraph/issues?state=all (all 2 items), fetched 2h ago — resource returns it",
+    );
+    // misses: not stored, a truncated listing asked for more than it holds, free text
+    assert.equal(await nudgeText(store, itemAddress("memgraph", "memgraph", 9), NOW), null);
+    assert.equal(await nudgeText(store, repositoryAddress("other", "repo"), NOW), null);
+    assert.equal(
+      await nudgeText(store, listingAddress("memgraph", "memgraph", "pulls", {}, 30), NOW),
+      null,
+    );
+    assert.equal(
+      await nudgeText(
+        store,
+        listingAddress("memgraph", "memgraph", "issues", { q: "crash" }, 30),
+        NOW,
+      ),
+      null,
+    );
+  } finally {
+    await store.close();
+  }
+  // A broken store: nothing, and no throw.
+  assert.equal(await nudgeText(store, itemAddress("memgraph", "memgraph", 123), NOW), null);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("ago: short relative ages", () => {
+  const cases: [string, string][] = [
+    ["2026-11-29T22:00:00Z", "just now"],
+    ["2026-11-29T23:00:00Z", "just now"], // future (clock skew)
+    ["2026-11-29T21:55:00Z", "5m ago"],
+    ["2026-11-29T20:00:00Z", "2h ago"],
+    ["2026-11-28T00:00:00Z", "46h ago"],
+    ["2026-11-26T09:30:00Z", "3d ago"],
+    ["2026-08-01T00:00:00Z", "4mo ago"],
+    ["2023-01-01T00:00:00Z", "3y ago"],
+    ["garbage", "at an unknown time"],
+  ];
+  for (const [iso, want] of cases) assert.equal(ago(iso, NOW), want, iso);
+});
+
+Deno.test("SESSION_HINT is one line naming the resource tool", () => {
+  assert.ok(!SESSION_HINT.includes("\n"));
+  assert.match(SESSION_HINT, /`resource` MCP tool/);
+  assert.match(SESSION_HINT, /issue, pull request, repository/);
+});
