@@ -19,7 +19,11 @@
  *   REST, `visibility: PRIVATE`) and 404 to anonymous REST: rejecting it is
  *   the client's job.
  * - GraphQL `issues(labels: [a, b])` matches ANY of the labels (GitHub's
- *   behaviour); REST `labels=a,b` and search `label:a label:b` match ALL.
+ *   behaviour); `filterBy: {labels}`, REST `labels=a,b` and search
+ *   `label:a label:b` match ALL.
+ * - GraphQL `filterBy.milestone` is a milestone's database id (GitHub's
+ *   doc), `milestoneNumber` its number; REST `milestone` its number; search
+ *   `milestone:"v1.0"` its title.
  * - Only CROSS_REFERENCED_EVENT timeline items are modelled; asking for other
  *   item types yields an empty connection.
  *

@@ -296,10 +296,13 @@ export class Renderer {
       author: f.createdBy ?? undefined,
       assignee: f.assignee === null ? "none" : f.assignee,
       mentioned: f.mentioned ?? undefined,
+      // An explicit `milestone: null` means "no milestone" (GitHub's IssueFilters doc).
       milestone: f.milestoneNumber != null
         ? milestoneArg(f.milestoneNumber, "number")
         : f.milestone != null
         ? milestoneArg(f.milestone, "databaseId")
+        : f.milestone === null
+        ? { kind: "none" }
         : undefined,
     };
     if (f.labels?.length) filter.labelsAll = f.labels;
@@ -355,8 +358,14 @@ export class Renderer {
           };
         }),
       assignees: (a: PageArgs) => connection(it.assignees, a, (login) => this.actor(login)),
-      comments: (a: PageArgs & { orderBy?: { field: string; direction: string } }) => {
-        const list = a.orderBy?.direction === "DESC" ? [...it.comments].reverse() : it.comments;
+      comments: (a: PageArgs & { orderBy?: { field: string; direction: string } | null }) => {
+        // Stored oldest first; IssueCommentOrder's only field is UPDATED_AT.
+        const list = a.orderBy
+          ? [...it.comments].sort((x, y) =>
+            (a.orderBy!.direction === "DESC" ? -1 : 1) *
+            (x.updatedAt.localeCompare(y.updatedAt) || x.databaseId - y.databaseId)
+          )
+          : it.comments;
         return connection(list, a, (c) => this.comment(it, c, url));
       },
       timelineItems: (a: PageArgs & { itemTypes?: string[] | null; since?: string | null }) => {
