@@ -35,9 +35,9 @@ function ops(a: string[], b: string[]): Op[] {
     if (i < n && j < m && a[i] === b[j]) {
       out.push({ kind: " ", line: a[i] });
       i++, j++;
-    } else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      out.push({ kind: "+", line: b[j++] });
-    } else out.push({ kind: "-", line: a[i++] });
+    } else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      out.push({ kind: "-", line: a[i++] });
+    } else out.push({ kind: "+", line: b[j++] });
   }
   return out;
 }

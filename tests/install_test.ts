@@ -1,0 +1,340 @@
+/**
+ * `rgraph install` / `rgraph uninstall` end to end: real rgraph processes on
+ * copies of realistic harness configs (`fixtures/harness-configs/`), checked
+ * by reading the files a harness would read.
+ */
+
+import assert from "node:assert/strict";
+import { parse as parseToml } from "smol-toml";
+import { type Sandbox, sandbox } from "./helpers.ts";
+
+const FIXTURES = new URL("../fixtures/harness-configs/", import.meta.url).pathname;
+
+type Harness = "claude-code" | "codex" | "copilot" | "cursor" | "opencode" | "gemini" | "grok";
+
+/** Where each harness's hooks and MCP server land, and the events rgraph must hook. */
+const EXPECT: Record<
+  Harness,
+  { hooks: string; events: string[]; grouped: boolean; mcp: string; mcpPath: string[] }
+> = {
+  "claude-code": {
+    hooks: ".claude/settings.json",
+    events: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+    grouped: true,
+    mcp: ".mcp.json",
+    mcpPath: ["mcpServers", "rgraph"],
+  },
+  codex: {
+    hooks: ".codex/hooks.json",
+    events: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+    grouped: true,
+    mcp: ".codex/config.toml",
+    mcpPath: ["mcp_servers", "rgraph"],
+  },
+  copilot: {
+    hooks: ".github/hooks/rgraph.json",
+    events: ["sessionStart", "userPromptSubmitted", "preToolUse"],
+    grouped: false,
+    mcp: ".github/mcp.json",
+    mcpPath: ["mcpServers", "rgraph"],
+  },
+  cursor: {
+    hooks: ".cursor/hooks.json",
+    events: [
+      "sessionStart",
+      "beforeSubmitPrompt",
+      "beforeShellExecution",
+      "beforeMCPExecution",
+      "preToolUse",
+    ],
+    grouped: false,
+    mcp: ".cursor/mcp.json",
+    mcpPath: ["mcpServers", "rgraph"],
+  },
+  opencode: {
+    hooks: ".opencode/plugins/rgraph.js",
+    events: [],
+    grouped: false,
+    mcp: "opencode.jsonc",
+    mcpPath: ["mcp", "rgraph"],
+  },
+  gemini: {
+    hooks: ".gemini/settings.json",
+    events: ["SessionStart", "BeforeAgent", "BeforeTool"],
+    grouped: true,
+    mcp: ".gemini/settings.json",
+    mcpPath: ["mcpServers", "rgraph"],
+  },
+  grok: {
+    hooks: ".grok/hooks/rgraph.json",
+    events: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+    grouped: true,
+    mcp: ".grok/config.toml",
+    mcpPath: ["mcp_servers", "rgraph"],
+  },
+};
+
+/** Every file (with its bytes) and directory under `dir`, by relative path. */
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (rel: string) => {
+    for await (const e of Deno.readDir(`${dir}/${rel}`)) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory) {
+        out.set(`${path}/`, "");
+        await walk(path);
+      } else out.set(path, await Deno.readTextFile(`${dir}/${path}`));
+    }
+  };
+  await walk("");
+  return out;
+}
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyDir(`${from}/${e.name}`, `${to}/${e.name}`);
+    else await Deno.copyFile(`${from}/${e.name}`, `${to}/${e.name}`);
+  }
+}
+
+/** JSON with comments and trailing commas, the way the harnesses that allow them read it. */
+function readJsonc(text: string): any {
+  const noComments = text.replace(
+    /("(?:[^"\\]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g,
+    (_, s) => s ?? "",
+  );
+  return JSON.parse(noComments.replace(/,(\s*[}\]])/g, "$1"));
+}
+
+function readConfig(path: string, text: string): any {
+  return path.endsWith(".toml") ? parseToml(text) : readJsonc(text);
+}
+
+/** `small` is inside `big`: every key with a contained value, every list element at its index. */
+function contains(big: unknown, small: unknown): boolean {
+  if (Array.isArray(small)) {
+    return Array.isArray(big) && small.every((v, i) => contains(big[i], v));
+  }
+  if (typeof small === "object" && small !== null) {
+    return typeof big === "object" && big !== null &&
+      Object.entries(small).every(([k, v]) => contains((big as any)[k], v));
+  }
+  return big === small;
+}
+
+function at(doc: any, path: string[]): any {
+  return path.reduce((v, k) => (v == null ? undefined : v[k]), doc);
+}
+
+/** The hook commands installed for one event (grouped or flat layout). */
+function hookCommands(doc: any, event: string, grouped: boolean): string[] {
+  const list: any[] = doc?.hooks?.[event] ?? [];
+  const handlers = grouped ? list.flatMap((g) => g.hooks ?? []) : list;
+  return handlers.map((h) => h.command ?? h.bash).filter((c) => typeof c === "string");
+}
+
+async function withProject(harness: Harness, fn: (box: Sandbox, dir: string) => Promise<void>) {
+  const box = await sandbox();
+  try {
+    const dir = `${box.dir}/project`;
+    await copyDir(`${FIXTURES}${harness}`, dir);
+    await fn(box, dir);
+  } finally {
+    await box.cleanup();
+  }
+}
+
+for (const harness of Object.keys(EXPECT) as Harness[]) {
+  const expect = EXPECT[harness];
+
+  Deno.test(`install ${harness}: --dry-run prints a diff and changes nothing; install merges into realistic configs, is idempotent, and uninstall restores every byte`, async () => {
+    await withProject(harness, async (box, dir) => {
+      const original = await snapshot(dir);
+
+      const dry = await box.rgraph(["install", harness, "--dir", dir, "--dry-run"]);
+      assert.equal(dry.code, 0, dry.stderr);
+      assert.match(dry.stdout, /^--- (a\/|\/dev\/null)/m);
+      assert.match(dry.stdout, /^\+\+\+ b\//m);
+      assert.match(dry.stdout, /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@/m);
+      assert.match(dry.stdout, /^\+.*serve-mcp/m);
+      assert.deepEqual(await snapshot(dir), original);
+
+      const first = await box.rgraph(["install", harness, "--dir", dir]);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stdout, new RegExp(`${harness}: installed`));
+      const installed = await snapshot(dir);
+
+      // The user's own settings, hooks and servers are all still there.
+      for (const [path, text] of original) {
+        if (path.endsWith("/") || !/\.(json|jsonc|toml)$/.test(path)) {
+          assert.equal(installed.get(path), text, `${path} changed`);
+          continue;
+        }
+        assert.ok(
+          contains(readConfig(path, installed.get(path)!), readConfig(path, text)),
+          `${path} lost content`,
+        );
+      }
+      // Comments survive where the format has them.
+      for (const [path, text] of original) {
+        for (const comment of text.match(/(\/\/|#|\/\*)[^\n]*/g) ?? []) {
+          if (/^(\/\/|#|\/\*) /.test(comment)) {
+            assert.ok(installed.get(path)!.includes(comment), `${path}: lost ${comment}`);
+          }
+        }
+      }
+
+      // rgraph's hooks: one per event, running `hook <harness>`.
+      const hooksText = installed.get(expect.hooks);
+      assert.ok(hooksText, `${expect.hooks} was not written`);
+      if (harness === "opencode") {
+        assert.match(hooksText, /"hook", "opencode"|hook.*opencode/);
+        assert.match(hooksText, /^const RGRAPH_COMMAND = \[.+\];/m);
+      } else {
+        const doc = readConfig(expect.hooks, hooksText);
+        for (const event of expect.events) {
+          const ours = hookCommands(doc, event, expect.grouped).filter((c) => / hook /.test(c));
+          const tail = harness === "copilot" ? `hook copilot --event ${event}` : `hook ${harness}`;
+          assert.equal(ours.length, 1, `${event}: ${ours.length} rgraph hooks`);
+          assert.ok(ours[0].endsWith(tail), `${event}: ${ours[0]}`);
+        }
+        if (harness === "claude-code") assert.equal(doc.hooks.PreToolUse.at(-1).matcher, "*");
+      }
+      const server = at(readConfig(expect.mcp, installed.get(expect.mcp)!), expect.mcpPath);
+      const argv = [server.command, ...(server.args ?? [])].flat();
+      assert.equal(argv.at(-1), "serve-mcp");
+
+      // Twice changes nothing.
+      const second = await box.rgraph(["install", harness, "--dir", dir]);
+      assert.equal(second.code, 0, second.stderr);
+      assert.match(second.stdout, /already installed, nothing to change/);
+      assert.deepEqual(await snapshot(dir), installed);
+
+      // Uninstall removes exactly what install added.
+      const removed = await box.rgraph(["uninstall", harness, "--dir", dir]);
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.deepEqual(await snapshot(dir), original);
+    });
+  });
+}
+
+Deno.test("install into an empty project then uninstall leaves nothing behind", async () => {
+  const box = await sandbox();
+  try {
+    const dir = `${box.dir}/empty`;
+    await Deno.mkdir(dir);
+    for (const harness of Object.keys(EXPECT)) {
+      const r = await box.rgraph(["install", harness, "--dir", dir]);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    assert.ok((await snapshot(dir)).size > 10);
+    for (const harness of Object.keys(EXPECT)) {
+      const r = await box.rgraph(["uninstall", harness, "--dir", dir]);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    assert.deepEqual([...(await snapshot(dir)).keys()], []);
+    const again = await box.rgraph(["uninstall", "cursor", "--dir", dir]);
+    assert.match(again.stdout, /nothing of rgraph's to remove/);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("a file that cannot be parsed is left untouched, nothing else is written, and the error is one line", async () => {
+  const cases: [Harness, string, string][] = [
+    ["claude-code", ".claude/settings.json", '{\n  "hooks": {\n    "PreToolUse": [\n'],
+    ["cursor", ".cursor/hooks.json", '{\n  // comments are not JSON\n  "version": 1\n}\n'],
+    ["codex", ".codex/config.toml", "[features]\nhooks = true\nhooks = false\n"],
+    ["gemini", ".gemini/settings.json", '{ "hooks": [1, 2,, 3] }'],
+  ];
+  for (const [harness, file, text] of cases) {
+    const box = await sandbox();
+    try {
+      const dir = `${box.dir}/project`;
+      await Deno.mkdir(`${dir}/${file.slice(0, file.lastIndexOf("/"))}`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/${file}`, text);
+      const before = await snapshot(dir);
+      const r = await box.rgraph(["install", harness, "--dir", dir]);
+      assert.equal(r.code, 1, `${harness}: ${r.stdout}`);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+      assert.ok(r.stderr.includes(file), r.stderr);
+      assert.match(r.stderr, /no file was changed/);
+      assert.doesNotMatch(r.stderr, /\bat .*\.ts:\d+/); // no stack trace
+      assert.deepEqual(await snapshot(dir), before);
+      const u = await box.rgraph(["uninstall", harness, "--dir", dir]);
+      assert.equal(u.code, 1);
+      assert.deepEqual(await snapshot(dir), before);
+    } finally {
+      await box.cleanup();
+    }
+  }
+});
+
+Deno.test("an unknown harness or scope is a one-line usage error (exit 2) naming the valid ones", async () => {
+  const box = await sandbox();
+  try {
+    const r = await box.rgraph(["install", "vim"]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trim().split("\n").length, 1);
+    assert.match(
+      r.stderr,
+      /unknown harness 'vim'.*claude-code, codex, copilot, cursor, opencode, gemini, grok/,
+    );
+    const s = await box.rgraph(["uninstall", "codex", "--scope", "global"]);
+    assert.equal(s.code, 2);
+    assert.match(s.stderr, /--scope takes project or user/);
+    const none = await box.rgraph(["install"]);
+    assert.equal(none.code, 2);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("user scope: Claude Code's ~/.claude.json keeps all its state and gets the server; uninstall restores it", async () => {
+  const box = await sandbox();
+  try {
+    await Deno.copyFile(`${FIXTURES}claude-code-user/.claude.json`, `${box.dir}/.claude.json`);
+    const original = await Deno.readTextFile(`${box.dir}/.claude.json`);
+    const r = await box.rgraph(["install", "claude-code", "--scope", "user"]);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(await Deno.readTextFile(`${box.dir}/.claude.json`));
+    assert.ok(contains(doc, JSON.parse(original)));
+    assert.equal(doc.mcpServers.rgraph.args.at(-1), "serve-mcp");
+    const settings = JSON.parse(await Deno.readTextFile(`${box.dir}/.claude/settings.json`));
+    assert.equal(hookCommands(settings, "PreToolUse", true).length, 1);
+
+    const u = await box.rgraph(["uninstall", "claude-code", "--scope", "user"]);
+    assert.equal(u.code, 0, u.stderr);
+    assert.equal(await Deno.readTextFile(`${box.dir}/.claude.json`), original);
+    await assert.rejects(Deno.stat(`${box.dir}/.claude`), Deno.errors.NotFound);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("user scope honours CODEX_HOME; a changed --command replaces rgraph's entries instead of adding more", async () => {
+  const box = await sandbox();
+  try {
+    const codexHome = `${box.dir}/codex-home`;
+    const env = { CODEX_HOME: codexHome };
+    const a = await box.rgraph(["install", "codex", "--scope", "user"], { env });
+    assert.equal(a.code, 0, a.stderr);
+    const b = await box.rgraph(["install", "codex", "--scope", "user", "--command", "rgraph"], {
+      env,
+    });
+    assert.equal(b.code, 0, b.stderr);
+    const hooks = JSON.parse(await Deno.readTextFile(`${codexHome}/hooks.json`));
+    for (const event of EXPECT.codex.events) {
+      assert.deepEqual(hookCommands(hooks, event, true), ["rgraph hook codex"]);
+    }
+    const config = parseToml(await Deno.readTextFile(`${codexHome}/config.toml`)) as any;
+    assert.deepEqual(config.mcp_servers.rgraph, { command: "rgraph", args: ["serve-mcp"] });
+    assert.equal(config.features.hooks, true);
+    const u = await box.rgraph(["uninstall", "codex", "--scope", "user"], { env });
+    assert.equal(u.code, 0, u.stderr);
+    await assert.rejects(Deno.stat(codexHome), Deno.errors.NotFound);
+  } finally {
+    await box.cleanup();
+  }
+});
