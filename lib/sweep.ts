@@ -179,6 +179,12 @@ class Run {
   #naive = 0;
   #settled = 0;
   #total = 0;
+  /** Touches to give back pending when the run ends. */
+  #givenBack: Touch[] = [];
+  /** GitHub said the budget is spent: no further request this run. */
+  #stopped = false;
+  /** Budget promised to tasks in flight (so concurrent tasks do not overspend it). */
+  #reserved = 0;
 
   constructor(
     readonly store: Store,
@@ -205,6 +211,11 @@ class Run {
 
   async settle(touches: Touch[], outcome: Outcome, naiveCost = 1): Promise<void> {
     for (const t of touches) {
+      if (outcome.status === "pending") {
+        // Held until the run ends, so this run's own leasing never hands it back to us.
+        this.#givenBack.push(t);
+        continue;
+      }
       await this.store.settleTouch(t.id, this.owner, outcome);
       this.#settled++;
       if (outcome.status === "resolved") {
@@ -213,8 +224,6 @@ class Run {
       } else if (outcome.status === "unresolved") {
         this.summary.unresolved[outcome.reason] = (this.summary.unresolved[outcome.reason] ?? 0) +
           1;
-      } else {
-        this.summary.pending++;
       }
     }
     this.progress();
@@ -224,6 +233,7 @@ class Run {
   async giveBack(groups: Group[], error: unknown): Promise<void> {
     if (error instanceof RateLimitedError) {
       this.summary.rate_limited = true;
+      this.#stopped = true;
     } else if (error instanceof AuthError) {
       throw error;
     } else {
@@ -236,7 +246,7 @@ class Run {
   async run(): Promise<SweepSummary> {
     const limit = this.options.limit ?? Infinity;
     const seen = new Set<string>();
-    while (this.summary.touches < limit && !this.summary.rate_limited) {
+    while (this.summary.touches < limit && !this.#stopped) {
       const want = Math.min(LEASE_BATCH, limit - this.summary.touches);
       const leased =
         (await this.store.leasePending(this.owner, want, this.options.leaseMs ?? 120_000))
@@ -246,6 +256,10 @@ class Run {
       this.summary.touches += leased.length;
       this.#total += leased.length;
       await this.batch(leased);
+    }
+    for (const t of this.#givenBack) {
+      await this.store.settleTouch(t.id, this.owner, { status: "pending" });
+      this.summary.pending++;
     }
     const s = this.#source;
     if (s) {
@@ -289,9 +303,11 @@ class Run {
       if (head) bucket.revalidate.push([g, head]);
       else bucket.fetch.push(g);
     }
+    // REST has no batching: one item per task lets the budget be spent item by item.
+    const rest = itemsByRepo.size > 0 && (await this.source()).mode === "rest";
     for (const bucket of itemsByRepo.values()) {
-      if (bucket.fetch.length) {
-        tasks.push({ groups: bucket.fetch, work: () => this.fetchItems(bucket.fetch) });
+      for (const fetch of rest ? bucket.fetch.map((g) => [g]) : [bucket.fetch]) {
+        if (fetch.length) tasks.push({ groups: fetch, work: () => this.fetchItems(fetch) });
       }
       if (bucket.revalidate.length) {
         const gs = bucket.revalidate.map(([g]) => g);
@@ -314,30 +330,42 @@ class Run {
     ));
   }
 
-  /** Whether a group's estimated cost fits the budget: settles it if it never will. */
-  async affordable(groups: Group[], estimate: number): Promise<boolean> {
+  /**
+   * Runs `work` if its estimated cost fits the budget. A group that can never
+   * fit (bigger than the whole anonymous budget) is `rate_limited`; one that
+   * does not fit now is given back for the next Sweep while smaller work
+   * goes on (no head-of-line blocking).
+   */
+  async withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void> {
     const source = await this.source();
     if (!source.affordable(estimate)) {
       for (const g of groups) {
         await this.settle(g.touches, { status: "unresolved", reason: "rate_limited" });
       }
-      return false;
+      return;
     }
     const remaining = source.budget().remaining;
-    if (remaining !== null && estimate > remaining) {
-      // Not now, but later: leave it for the next Sweep and go on with smaller work.
+    if (remaining !== null && estimate > remaining - this.#reserved) {
       this.summary.rate_limited = true;
       for (const g of groups) await this.settle(g.touches, { status: "pending" });
-      return false;
+      return;
     }
-    return true;
+    this.#reserved += estimate;
+    try {
+      await work();
+    } finally {
+      this.#reserved -= estimate;
+    }
   }
 
   async fetchItems(groups: Group[]): Promise<void> {
-    const first = groups[0].address as ItemAddress;
     const source = await this.source();
-    const perItem = source.mode === "rest" ? 2 : 0;
-    if (!await this.affordable(groups, Math.max(1, perItem * groups.length))) return;
+    const estimate = source.mode === "rest" ? 2 * groups.length : 1;
+    await this.withBudget(groups, estimate, () => this.#fetchItems(source, groups));
+  }
+
+  async #fetchItems(source: Source, groups: Group[]): Promise<void> {
+    const first = groups[0].address as ItemAddress;
     const numbers = groups.map((g) => (g.address as ItemAddress).number);
     const found = await source.items(first.owner, first.repo, numbers);
     const writes = [];
@@ -379,7 +407,21 @@ class Run {
     const source = await this.source();
     for (const { owner, repo, list } of byRepo.values()) {
       const estimate = source.mode === "rest" ? list.length : 1;
-      if (!await this.affordable(list.map(([g]) => g), estimate)) continue;
+      await this.withBudget(
+        list.map(([g]) => g),
+        estimate,
+        () => this.#revalidateItems(source, owner, repo, list),
+      );
+    }
+  }
+
+  async #revalidateItems(
+    source: Source,
+    owner: string,
+    repo: string,
+    list: [Group, ResourceHead, number][],
+  ): Promise<void> {
+    {
       const now = new Date().toISOString();
       const result = await source.revalidateItems(
         owner,
@@ -415,8 +457,11 @@ class Run {
   }
 
   async repository(g: Group, a: RepositoryAddress, head: ResourceHead | null): Promise<void> {
+    await this.withBudget([g], 2, () => this.#repository(g, a, head));
+  }
+
+  async #repository(g: Group, a: RepositoryAddress, head: ResourceHead | null): Promise<void> {
     const source = await this.source();
-    if (!await this.affordable([g], 2)) return;
     const now = new Date().toISOString();
     const current = head ? parseKey(head.address) as RepositoryAddress : a;
     const r = await source.repository(current.owner, current.repo, head);
@@ -454,7 +499,11 @@ class Run {
       if (changes && await this.revalidateListing(g, a, match.listing, changes, limit)) return;
     }
     const estimate = source.mode === "rest" ? pages(limit) + limit : pages(limit);
-    if (!await this.affordable([g], estimate)) return;
+    await this.withBudget([g], estimate, () => this.#fetchListing(source, g, a, limit));
+  }
+
+  async #fetchListing(source: Source, g: Group, a: ListingAddress, limit: number): Promise<void> {
+    const pages = (n: number) => Math.max(1, Math.ceil(n / 100));
     const fetchedAt = new Date().toISOString();
     const members: string[] = [];
     let total = 0;

@@ -74,7 +74,10 @@ function documents(): [string, Query][] {
     const plan = planListing(a);
     out.push([`listing page: ${name}`, listingPage(a.owner, a.repo, plan, pageSize(a), "cursor")]);
     if (plan.via !== "search") {
-      out.push([`since probe: ${name}`, listingSince(a.owner, a.repo, plan, "2026-01-01T00:00:00Z", null)]);
+      out.push([
+        `since probe: ${name}`,
+        listingSince(a.owner, a.repo, plan, "2026-01-01T00:00:00Z", null),
+      ]);
     }
   }
   return out;
@@ -131,14 +134,17 @@ Deno.test("every variable a document declares is supplied, and no value is splic
     assert.ok(op && op.kind === Kind.OPERATION_DEFINITION, name);
     for (const v of op.variableDefinitions ?? []) {
       const required = v.type.kind === Kind.NON_NULL_TYPE;
-      if (required) assert.ok(v.variable.name.value in q.variables, `${name}: $${v.variable.name.value}`);
+      if (required) {
+        assert.ok(v.variable.name.value in q.variables, `${name}: $${v.variable.name.value}`);
+      }
     }
     assert.ok(!q.query.includes('"o"') && !q.query.includes('"r"'), `${name} splices owner/repo`);
   }
 });
 
 Deno.test("the estimator counts nested connections multiplicatively (it can fail)", () => {
-  const q = "{ repository(owner: \"o\", name: \"r\") { issues(first: 100) { nodes { comments(first: 100) { totalCount } } } } }";
+  const q =
+    '{ repository(owner: "o", name: "r") { issues(first: 100) { nodes { comments(first: 100) { totalCount } } } } }';
   assert.equal(estimateNodes(parse(q), {}), 100 + 100 * 100);
 });
 

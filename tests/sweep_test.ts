@@ -1,0 +1,558 @@
+/**
+ * The Sweep end to end: Touches recorded by real `rgraph hook` processes,
+ * settled by real `rgraph sweep` processes against the GitHub emulator, and
+ * read back as a person would (`rgraph touches --json`, `rgraph lookup
+ * --json`) or through the store API where a field is not shown (edges,
+ * counts). Request counts come from the emulator.
+ */
+
+import assert from "node:assert/strict";
+import { type Emulator, startEmulator } from "./emulator/mod.ts";
+import { FACTS } from "./emulator/facts.ts";
+import { RGRAPH_FLAGS, type Sandbox, sandbox } from "./helpers.ts";
+import { openEmbeddedStore } from "../lib/store/sqlite.ts";
+import type {
+  ItemResource,
+  PullRequestResource,
+  RepositoryResource,
+  Resource,
+} from "../lib/types.ts";
+import type { SweepSummary } from "../lib/sweep.ts";
+
+const BIG = `${FACTS.big.owner}/${FACTS.big.name}`;
+const PY = `${FACTS.pythonClient.owner}/${FACTS.pythonClient.name}`;
+
+interface TouchJson {
+  id: string;
+  address: string;
+  provenance: string;
+  status: string;
+  reason: string | null;
+  target: string | null;
+}
+
+interface World {
+  gh: Emulator;
+  sb: Sandbox;
+  /** Records a FETCHED Touch the way Claude Code's Bash tool call is captured. */
+  fetched(command: string): Promise<void>;
+  /** Records PROMPTED Touches from a pasted prompt. */
+  prompted(text: string): Promise<void>;
+  sweep(args?: string[]): Promise<SweepSummary>;
+  touches(): Promise<TouchJson[]>;
+  lookup(key: string): Promise<{ outcome: string; resource?: Resource }>;
+  /** Reads the store directly (edges, counts, full comment lists). */
+  read<T>(f: (store: ReturnType<typeof openEmbeddedStore>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+let toolUse = 0;
+
+async function world(
+  options: { token?: string | null; anonymousLimit?: number; latencyMs?: number } = {},
+): Promise<World> {
+  const gh = await startEmulator({
+    latencyMs: options.latencyMs ?? 0,
+    anonymousLimit: options.anonymousLimit,
+  });
+  const token = options.token === undefined ? gh.token : options.token;
+  const extra = `[github]\n${token ? `token = "${token}"\n` : ""}api_url = "${gh.apiUrl}"\n` +
+    `graphql_url = "${gh.graphqlUrl}"\n`;
+  const sb = await sandbox({ extra });
+  const hook = async (payload: Record<string, unknown>) => {
+    const r = await sb.rgraph(["hook", "claude-code"], {
+      stdin: JSON.stringify({ session_id: "s1", cwd: sb.dir, ...payload }),
+    });
+    assert.equal(r.code, 0, r.stderr);
+  };
+  const w: World = {
+    gh,
+    sb,
+    fetched: (command) =>
+      hook({
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command },
+        tool_use_id: `toolu_sweep_${++toolUse}`,
+      }),
+    prompted: (prompt) => hook({ hook_event_name: "UserPromptSubmit", prompt }),
+    async sweep(args = []) {
+      const r = await sb.rgraph(["sweep", "--json", ...args]);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout) as SweepSummary;
+    },
+    async touches() {
+      const r = await sb.rgraph(["touches", "--json"]);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout) as TouchJson[];
+    },
+    async lookup(key) {
+      const r = await sb.rgraph(["lookup", "--json", key]);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout);
+    },
+    async read(f) {
+      const store = openEmbeddedStore(sb.dbPath);
+      try {
+        return await f(store);
+      } finally {
+        await store.close();
+      }
+    },
+    async close() {
+      await gh.close();
+      await sb.cleanup();
+    },
+  };
+  return w;
+}
+
+function byAddress(touches: TouchJson[], address: string): TouchJson {
+  const t = touches.find((x) => x.address === address);
+  assert.ok(t, `no Touch of ${address} in ${JSON.stringify(touches.map((x) => x.address))}`);
+  return t;
+}
+
+Deno.test("touch → sweep → memory: full threads, a pull request in full, an /issues/N that is a pull request, a README of any name", async () => {
+  const w = await world();
+  try {
+    await w.fetched(`gh issue view ${FACTS.big.longThread.number} -R ${BIG} --comments`);
+    await w.fetched(`gh issue view ${FACTS.detailedPull.number} -R ${BIG}`); // a PR asked as an issue
+    await w.fetched(`gh pr view ${FACTS.bigPull.number} -R ${BIG}`);
+    await w.fetched(`gh repo view ${PY}`);
+    const summary = await w.sweep();
+    assert.equal(summary.resolved, 4);
+    assert.equal(summary.resources_written, 4);
+    assert.equal(summary.source, "graphql");
+    assert.equal(summary.requests, w.gh.requests().total);
+
+    const touches = await w.touches();
+    for (const t of touches) assert.equal(t.status, "resolved", JSON.stringify(t));
+
+    const issue = await w.read((s) =>
+      s.getResource(`github:${BIG}#${FACTS.big.longThread.number}`)
+    ) as ItemResource;
+    assert.equal(issue.kind, "issue");
+    assert.equal(issue.comment_count, FACTS.big.longThread.comments);
+    assert.equal(issue.comments.length, FACTS.big.longThread.comments, "every page of the thread");
+    assert.equal(new Set(issue.comments.map((c) => c.node_id)).size, issue.comments.length);
+
+    const pr = await w.read((s) =>
+      s.getResource(`github:${BIG}#${FACTS.detailedPull.number}`)
+    ) as PullRequestResource;
+    assert.equal(pr.kind, "pull_request");
+    assert.equal(pr.state, "merged");
+    assert.equal(pr.base_ref, FACTS.detailedPull.baseRefName);
+    assert.equal(pr.files.length, FACTS.detailedPull.files);
+    assert.ok(pr.review_comments.length > 0 && pr.review_comments.every((c) => c.path));
+    for (const n of FACTS.detailedPull.closes) {
+      assert.ok(pr.closes.some((u) => u.endsWith(`/issues/${n}`)), `closes #${n}`);
+    }
+    const big = await w.read((s) =>
+      s.getResource(`github:${BIG}#${FACTS.bigPull.number}`)
+    ) as PullRequestResource;
+    assert.equal(big.files.length, FACTS.bigPull.files, "files beyond the first page");
+
+    const repo = (await w.lookup(`github:${PY}`)).resource as RepositoryResource;
+    assert.equal(repo.readme_path, FACTS.pythonClient.readme);
+    assert.ok((repo.readme ?? "").length > 20);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("every Unresolved reason, and nothing of a private repository is stored", async () => {
+  const w = await world();
+  try {
+    await w.fetched(`gh issue view ${FACTS.missing.number} -R ${BIG}`);
+    await w.fetched(`gh issue view ${FACTS.deleted.number} -R ${BIG}`);
+    await w.fetched(`gh repo view ${FACTS.missingRepo.owner}/${FACTS.missingRepo.name}`);
+    await w.fetched(
+      `gh issue view ${FACTS.private.issueNumber} -R ${FACTS.private.owner}/${FACTS.private.name}`,
+    );
+    await w.fetched(`gh repo view ${FACTS.private.owner}/${FACTS.private.name}`);
+    await w.fetched(`gh issue list -R ${FACTS.private.owner}/${FACTS.private.name}`);
+    await w.fetched(`gh issue view 3 -R ${BIG}`);
+    // A Touch whose address cannot be used (written by an older rgraph, say).
+    await w.read((s) =>
+      s.recordTouches([{
+        user_id: "alice",
+        session_id: "s1",
+        provenance: "FETCHED",
+        address: "github:not a repo/x#1",
+        kind: "item",
+        limit: null,
+        tool_name: null,
+        tool_use_id: null,
+        agent_id: null,
+        harness: null,
+        recorded_at: new Date().toISOString(),
+        dedup_key: "unparseable-1",
+        status: "pending",
+      }])
+    );
+    const summary = await w.sweep();
+    assert.deepEqual(summary.unresolved, { not_found: 3, not_public: 3, unparseable: 1 });
+    assert.equal(summary.resolved, 1, "one bad Touch never stops the others");
+
+    const touches = await w.touches();
+    assert.equal(byAddress(touches, `github:${BIG}#${FACTS.missing.number}`).reason, "not_found");
+    assert.equal(byAddress(touches, `github:${BIG}#${FACTS.deleted.number}`).reason, "not_found");
+    const priv = `github:${FACTS.private.owner}/${FACTS.private.name}`;
+    assert.equal(byAddress(touches, `${priv}#1`).reason, "not_public");
+    assert.equal(byAddress(touches, priv).reason, "not_public");
+    assert.equal(byAddress(touches, "github:not a repo/x#1").reason, "unparseable");
+
+    const stats = await w.read((s) => s.memoryStats());
+    assert.deepEqual(stats.resources, { repository: 0, issue: 1, pull_request: 0 });
+    assert.equal((await w.lookup(`${priv}#1`)).outcome, "miss");
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("rate_limited: a Touch larger than the whole anonymous budget is unresolved; smaller ones proceed", async () => {
+  const w = await world({ token: null });
+  try {
+    await w.fetched(`gh issue list -R ${BIG} --state open --limit 500`);
+    await w.fetched(`gh issue view ${FACTS.big.noComments.number} -R ${BIG}`);
+    const summary = await w.sweep();
+    assert.equal(summary.source, "rest");
+    assert.deepEqual(summary.unresolved, { rate_limited: 1 });
+    assert.equal(summary.resolved, 1);
+    assert.equal(
+      byAddress(await w.touches(), `github:${BIG}/issues?state=open`).reason,
+      "rate_limited",
+    );
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("a renamed repository and a transferred issue are one Resource each, whichever name was asked", async () => {
+  const w = await world();
+  const { owner, oldName, newName } = FACTS.renamed;
+  const { from, to } = FACTS.transferred;
+  try {
+    await w.fetched(`gh issue view 1 -R ${owner}/${oldName}`);
+    await w.fetched(`gh repo view ${owner}/${oldName}`);
+    await w.sweep();
+    await w.fetched(`gh issue view 1 -R ${owner}/${newName}`);
+    await w.fetched(`gh repo view ${owner}/${newName}`);
+    await w.fetched(`gh issue view ${from.number} -R ${from.owner}/${from.repo}`);
+    await w.sweep();
+    await w.fetched(`gh issue view ${to.number} -R ${to.owner}/${to.repo}`);
+    await w.sweep();
+
+    const touches = await w.touches();
+    assert.equal(
+      byAddress(touches, `github:${owner}/${oldName}#1`).target,
+      `github:${owner}/${newName}#1`,
+    );
+    assert.equal(
+      byAddress(touches, `github:${owner}/${oldName}`).target,
+      `github:${owner}/${newName}`,
+    );
+    assert.equal(
+      byAddress(touches, `github:${from.owner}/${from.repo}#${from.number}`).target,
+      `github:${to.owner}/${to.repo}#${to.number}`,
+    );
+    assert.equal(
+      byAddress(touches, `github:${to.owner}/${to.repo}#${to.number}`).target,
+      `github:${to.owner}/${to.repo}#${to.number}`,
+    );
+
+    const stats = await w.read((s) => s.memoryStats());
+    assert.deepEqual(stats.resources, { repository: 1, issue: 2, pull_request: 0 });
+    // Old names still find the Resource.
+    const old = await w.lookup(`github:${from.owner}/${from.repo}#${from.number}`);
+    assert.equal(old.resource?.address, `github:${to.owner}/${to.repo}#${to.number}`);
+    const repo = (await w.lookup(`github:${owner}/${oldName}`)).resource as RepositoryResource;
+    assert.equal(repo.address, `github:${owner}/${newName}`);
+    assert.equal(repo.readme_path, FACTS.renamed.readme);
+  } finally {
+    await w.close();
+  }
+});
+
+async function edgesBetween(w: World, a: string, b: string) {
+  const edges = await w.read((s) => s.edges(a));
+  return edges.filter((e) => (e.from === a && e.to === b) || (e.from === b && e.to === a));
+}
+
+for (const order of [["source", "target"], ["target", "source"]] as const) {
+  Deno.test(`references become edges whichever end is stored first (${order.join(" then ")})`, async () => {
+    const w = await world();
+    try {
+      const pairs = FACTS.references;
+      for (const side of order) {
+        for (const p of pairs) {
+          const it = p[side];
+          await w.fetched(`gh issue view ${it.number} -R ${it.owner}/${it.repo}`);
+        }
+        await w.sweep();
+      }
+      for (const p of pairs) {
+        const a = `github:${p.source.owner}/${p.source.repo}#${p.source.number}`;
+        const b = `github:${p.target.owner}/${p.target.repo}#${p.target.number}`;
+        const kinds = (await edgesBetween(w, a, b)).map((e) => e.kind);
+        assert.ok(
+          kinds.includes(p.kind === "closes" ? "CLOSES" : "REFERENCES"),
+          `${a} — ${b}: ${kinds}`,
+        );
+      }
+    } finally {
+      await w.close();
+    }
+  });
+}
+
+Deno.test("refresh only after a real re-fetch: PROMPTED Touches and Cache Reads cost nothing, FETCHED revalidates and refetches only what changed", async () => {
+  const w = await world();
+  const n = FACTS.big.exactPageThread.number;
+  const key = `github:${BIG}#${n}`;
+  try {
+    await w.fetched(`gh issue view ${n} -R ${BIG}`);
+    await w.sweep();
+    const first = (await w.lookup(key)).resource as ItemResource;
+
+    w.gh.resetCounts();
+    await w.prompted(`Look at https://github.com/${BIG}/issues/${n} please`);
+    await w.lookup(key);
+    let s = await w.sweep();
+    assert.equal(s.resolved, 1);
+    assert.equal(w.gh.requests().total, 0, "PROMPTED Touch and Cache Read cost no request");
+
+    await w.fetched(`gh issue view ${n} -R ${BIG} --comments`);
+    s = await w.sweep();
+    assert.equal(w.gh.requests().total, 1, "one updatedAt probe");
+    const probed = (await w.lookup(key)).resource as ItemResource;
+    assert.equal(probed.updated_at, first.updated_at);
+    assert.ok(probed.fetched_at > first.fetched_at, "revalidated now");
+
+    w.gh.addComment(FACTS.big.owner, FACTS.big.name, n, "A new finding after the first fetch.");
+    w.gh.resetCounts();
+    await w.fetched(`gh issue view ${n} -R ${BIG} --comments  `);
+    s = await w.sweep();
+    assert.equal(w.gh.requests().total, 3, "probe, refetch, the 101st comment's page");
+    const fresh = await w.read((st) => st.getResource(key)) as ItemResource;
+    assert.equal(fresh.comments.length, FACTS.big.exactPageThread.comments + 1);
+    assert.ok(fresh.comments.some((c) => c.body === "A new finding after the first fetch."));
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("Listings: since-revalidation rewrites only what changed; anonymous REST revalidates with 304s", async () => {
+  const w = await world();
+  const list = `gh issue list -R ${PY} --state open --limit 100`;
+  const key = `github:${PY}/issues?state=open`;
+  try {
+    await w.fetched(list);
+    let s = await w.sweep();
+    assert.equal(s.resources_written, FACTS.pythonClient.openIssues);
+    const listing = await w.read((st) => st.getListing(key));
+    assert.equal(listing?.member_count, FACTS.pythonClient.openIssues);
+    assert.equal(listing?.fully_expanded, true);
+
+    w.gh.resetCounts();
+    await w.fetched(`${list} `);
+    s = await w.sweep();
+    assert.equal(w.gh.requests().total, 1, "an unchanged Listing costs one since-probe");
+    assert.equal(s.resources_written, 0);
+
+    w.gh.addComment(FACTS.pythonClient.owner, FACTS.pythonClient.name, 5, "Still happens on 3.13.");
+    w.gh.editIssue(FACTS.pythonClient.owner, FACTS.pythonClient.name, 9, { state: "CLOSED" });
+    w.gh.resetCounts();
+    await w.fetched(`${list}  `);
+    s = await w.sweep();
+    assert.equal(
+      w.gh.requests().total,
+      2,
+      "since-probe, then the one changed member that still matches",
+    );
+    assert.equal(s.resources_written, 1);
+    const members = await w.read((st) => st.listingMembers(key));
+    assert.equal(
+      members.length,
+      FACTS.pythonClient.openIssues - 1,
+      "the closed issue left the Listing",
+    );
+    assert.equal(members[0].address, `github:${PY}#5`, "newest-updated first");
+    assert.ok(!members.some((m) => m.address === `github:${PY}#9`));
+    const five = await w.read((st) => st.getResource(`github:${PY}#5`)) as ItemResource;
+    assert.equal(five.comments.at(-1)?.body, "Still happens on 3.13.");
+  } finally {
+    await w.close();
+  }
+
+  const anon = await world({ token: null });
+  try {
+    await anon.fetched(`gh issue view ${FACTS.big.noComments.number} -R ${BIG}`);
+    let s = await anon.sweep();
+    assert.equal(s.source, "rest");
+    assert.equal(s.requests, 1, "an issue without comments is one request");
+    anon.gh.resetCounts();
+    await anon.fetched(`gh issue view ${FACTS.big.noComments.number} -R ${BIG} --json title`);
+    s = await anon.sweep();
+    assert.equal(anon.gh.requests().notModified, 1, "If-None-Match answered 304");
+    assert.equal(s.resolved, 1);
+  } finally {
+    await anon.close();
+  }
+});
+
+Deno.test("without a token: budget exhaustion leaves Touches pending, the next run (after the reset) finishes them", async () => {
+  const w = await world({ token: null, anonymousLimit: 4 });
+  try {
+    const numbers = [3, 5, 6, 8, 9, 10];
+    for (const n of numbers) await w.fetched(`gh issue view ${n} -R ${BIG}`);
+    const first = await w.sweep();
+    assert.equal(first.rate_limited, true);
+    assert.ok(first.pending > 0 && first.resolved > 0, JSON.stringify(first));
+    // It stops before the budget runs out: every request it sent was answered.
+    assert.ok((first.budget.remaining ?? 99) < 2, JSON.stringify(first.budget));
+    assert.equal(first.requests, 4 - first.budget.remaining!);
+    assert.equal(first.unresolved.rate_limited ?? 0, 0, "spent budget is not a permanent reason");
+    let touches = await w.touches();
+    assert.ok(touches.every((t) => t.status === "resolved" || t.status === "pending"));
+
+    // Each later run (after the hourly reset) makes progress until none is left.
+    let left = first.pending;
+    for (let run = 0; left > 0 && run < numbers.length; run++) {
+      w.gh.resetBudget();
+      const next = await w.sweep();
+      assert.ok(next.resolved > 0, JSON.stringify(next));
+      assert.equal(next.touches, left, "the pending ones, none lost");
+      left = next.pending;
+    }
+    touches = await w.touches();
+    assert.ok(touches.every((t) => t.status === "resolved"), JSON.stringify(touches));
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("transient failures (502, GraphQL timeout, reset connection) are retried and never recorded", async () => {
+  const w = await world();
+  try {
+    await w.fetched(`gh issue view 3 -R ${BIG}`);
+    w.gh.failNext(1, 502);
+    w.gh.failNext(1, "graphql-timeout");
+    w.gh.failNext(1, "reset");
+    const s = await w.sweep();
+    assert.equal(s.resolved, 1, JSON.stringify(s));
+    assert.equal(s.requests, 4);
+    assert.equal(byAddress(await w.touches(), `github:${BIG}#3`).status, "resolved");
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("a refused token: one-line error that never shows the token, Touches stay pending", async () => {
+  const secret = "ghp_sweeptestsecret0123456789";
+  const w = await world({ token: secret });
+  try {
+    await w.fetched(`gh issue view 3 -R ${BIG}`);
+    const r = await w.sb.rgraph(["sweep"]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.match(r.stderr, /refused the token/);
+    assert.ok(!r.stderr.includes(secret) && !r.stdout.includes(secret));
+    assert.equal((await w.touches())[0].status, "pending");
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("plain output is one summary line", async () => {
+  const w = await world();
+  try {
+    await w.fetched(`gh issue view 3 -R ${BIG}`);
+    const r = await w.sb.rgraph(["sweep"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /^swept 1 touch: 1 resolved, 0 unresolved, 0 left pending; 1 resources written; 1 GitHub requests/,
+    );
+    assert.equal(r.stdout.trim().split("\n").length, 1);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("kill -9 mid-Sweep: no half-written Resource, no Touch lost, the next Sweep finishes", async () => {
+  const w = await world({ latencyMs: 150 });
+  try {
+    const threads = [
+      FACTS.big.longThread.number,
+      ...FACTS.big.otherLongThreads.map((t) => t.number),
+    ];
+    for (const n of threads) await w.fetched(`gh issue view ${n} -R ${BIG}`);
+    await w.fetched(`gh issue list -R ${BIG} --state open --limit 300`);
+    await w.fetched(`gh pr view ${FACTS.bigPull.number} -R ${BIG}`);
+
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        ...RGRAPH_FLAGS,
+        new URL("../main.ts", import.meta.url).pathname,
+        "sweep",
+        "--lease",
+        "1",
+      ],
+      env: w.sb.env,
+      cwd: w.sb.dir,
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const deadline = Date.now() + 30_000;
+    while (w.gh.requests().total < 3 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill("SIGKILL");
+    await child.status;
+
+    const partial = await w.read((s) =>
+      s.getResource(`github:${BIG}#${FACTS.big.longThread.number}`)
+    );
+    if (partial) {
+      assert.equal((partial as ItemResource).comments.length, FACTS.big.longThread.comments);
+    }
+    assert.ok((await w.touches()).every((t) => t.status !== "unresolved"));
+
+    await new Promise((r) => setTimeout(r, 1100)); // the killed Sweep's lease runs out
+    w.gh.setLatency(0);
+    const s = await w.sweep();
+    assert.equal(s.unresolved.not_found ?? 0, 0);
+    const touches = await w.touches();
+    assert.ok(touches.every((t) => t.status === "resolved"), JSON.stringify(touches));
+    for (const n of threads) {
+      const r = await w.read((st) => st.getResource(`github:${BIG}#${n}`)) as ItemResource;
+      assert.equal(r.comments.length, r.comment_count, `#${n} complete`);
+    }
+    const listing = await w.read((st) => st.getListing(`github:${BIG}/issues?state=open`));
+    assert.equal(listing?.member_count, 300);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("two Sweeps at once never fetch the same thing twice", async () => {
+  const w = await world({ latencyMs: 40 });
+  try {
+    const numbers = Array.from({ length: 24 }, (_, i) => 100 + i);
+    for (const n of numbers) await w.fetched(`gh issue view ${n} -R ${BIG}`);
+    const [a, b] = await Promise.all([w.sweep(), w.sweep()]);
+    assert.equal(a.touches + b.touches, numbers.length, "each Touch leased once");
+    assert.equal(
+      a.resources_written + b.resources_written,
+      numbers.length,
+      "each item fetched once",
+    );
+    assert.equal(a.requests + b.requests, w.gh.requests().total);
+    assert.ok((await w.touches()).every((t) => t.status === "resolved"));
+  } finally {
+    await w.close();
+  }
+});
