@@ -90,6 +90,7 @@ Deno.test("emulator: GraphQL answers like GitHub and holds the FACTS dataset", a
           "Field 'starCount' doesn't exist on type 'Repository'",
         );
         assert.equal(unknown.body.errors[0].extensions.code, "undefinedField");
+        assert.deepEqual(unknown.body.errors[0].path, ["query", "repository", "starCount"]);
         const badArg = await gql(
           gh,
           `{ repository(${BIG}) { issues(first: 1, sort: UPDATED) { totalCount } } }`,
@@ -98,6 +99,7 @@ Deno.test("emulator: GraphQL answers like GitHub and holds the FACTS dataset", a
           badArg.body.errors[0].message,
           "Field 'issues' doesn't accept argument 'sort'",
         );
+        assert.deepEqual(badArg.body.errors[0].path, ["query", "repository", "issues", "sort"]);
         const syntax = await gql(gh, `{ repository(${BIG}) { name `);
         assert.ok(syntax.body.errors[0].message.length > 0);
         assert.equal(syntax.body.data, undefined);

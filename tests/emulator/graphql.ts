@@ -66,7 +66,12 @@ export async function runGraphql(
   }
   const schema = githubSchema();
   const invalid = validate(schema, doc);
-  if (invalid.length) return { status: 200, body: { errors: invalid.map(validationError) } };
+  if (invalid.length) {
+    return {
+      status: 200,
+      body: { errors: invalid.map((e) => validationError(doc, e)) },
+    };
+  }
   const ops = doc.definitions.filter((d): d is OperationDefinitionNode =>
     d.kind === Kind.OPERATION_DEFINITION
   );

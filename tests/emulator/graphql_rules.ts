@@ -12,6 +12,8 @@
  */
 
 import {
+  type ASTNode,
+  BREAK,
   type DocumentNode,
   type FieldNode,
   getNamedType,
@@ -25,6 +27,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValueNode,
+  visit,
 } from "graphql";
 import { githubSchema } from "./schema.ts";
 import { GitHubGraphqlError } from "./graphql_objects.ts";
@@ -167,13 +170,44 @@ function location(node: { loc?: { startToken: { line: number; column: number } }
 
 // ---------------------------------------------------------------- errors
 
+/**
+ * Where GitHub says a bad node is: the operation (`query` or `query Name`),
+ * then the response keys down to it.
+ */
+function documentPath(doc: DocumentNode, target: ASTNode | undefined): string[] | undefined {
+  if (!target) return undefined;
+  let found: string[] | undefined;
+  visit(doc, {
+    enter(node, _key, _parent, _path, ancestors) {
+      if (node !== target) return;
+      const trail = [...ancestors, node] as readonly (ASTNode | readonly ASTNode[])[];
+      found = trail.flatMap((a) => {
+        if (Array.isArray(a)) return [];
+        const n = a as ASTNode;
+        if (n.kind === Kind.OPERATION_DEFINITION) {
+          return [n.name ? `${n.operation} ${n.name.value}` : n.operation];
+        }
+        if (n.kind === Kind.FRAGMENT_DEFINITION) return [`fragment ${n.name.value}`];
+        if (n.kind === Kind.FIELD) return [n.alias?.value ?? n.name.value];
+        if (n.kind === Kind.ARGUMENT) return [n.name.value];
+        if (n.kind === Kind.INLINE_FRAGMENT) {
+          return [`... on ${n.typeCondition?.name.value ?? ""}`.trim()];
+        }
+        return [];
+      });
+      return BREAK;
+    },
+  });
+  return found;
+}
+
 /** graphql-js validation messages rewritten in GitHub's words. */
-export function validationError(e: GraphQLError): Record<string, unknown> {
+export function validationError(doc: DocumentNode, e: GraphQLError): Record<string, unknown> {
   const locations = e.locations;
   let m = e.message.match(/^Cannot query field "(\w+)" on type "(\w+)"\./);
   if (m) {
     return {
-      path: undefined,
+      path: documentPath(doc, e.nodes?.[0]),
       extensions: { code: "undefinedField", typeName: m[2], fieldName: m[1] },
       locations,
       message: `Field '${m[1]}' doesn't exist on type '${m[2]}'`,
@@ -182,6 +216,7 @@ export function validationError(e: GraphQLError): Record<string, unknown> {
   m = e.message.match(/^Unknown argument "(\w+)" on field "(\w+)\.(\w+)"\./);
   if (m) {
     return {
+      path: documentPath(doc, e.nodes?.[0]),
       extensions: {
         code: "argumentNotAccepted",
         name: m[3],
@@ -197,6 +232,7 @@ export function validationError(e: GraphQLError): Record<string, unknown> {
   );
   if (m) {
     return {
+      path: documentPath(doc, e.nodes?.[0]),
       extensions: {
         code: "missingRequiredArguments",
         className: "Field",
