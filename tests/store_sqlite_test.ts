@@ -14,6 +14,7 @@ import { migrate, SCHEMA_VERSION } from "../lib/store/schema.ts";
 import { listingAddress } from "../lib/address/key.ts";
 import type { Listing } from "../lib/types.ts";
 import { DatabaseSync } from "node:sqlite";
+import { UserError } from "../lib/errors.ts";
 
 const dirs: string[] = [];
 
@@ -77,8 +78,24 @@ dbTest("a database from a newer rgraph is refused with a clear error", ({ path }
   const db = new DatabaseSync(path);
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
   db.close();
-  assert.throws(() => openEmbeddedStore(path), /newer than this rgraph/);
+  assert.throws(() => openEmbeddedStore(path), (e) => {
+    assert.ok(e instanceof UserError);
+    assert.match(e.message, /^cannot open the store .*rgraph\.db: .*newer than this rgraph/);
+    return true;
+  });
   return Promise.resolve();
+});
+
+dbTest("a store that cannot be created is a one-line error naming the file", async ({ dir }) => {
+  await Deno.writeTextFile(`${dir}/blocker`, "a file where a directory should be");
+  for (const path of [`${dir}/blocker/rgraph.db`, dir]) {
+    assert.throws(() => openEmbeddedStore(path), (e) => {
+      assert.ok(e instanceof UserError, String(e));
+      assert.ok(e.message.startsWith(`cannot open the store ${path}: `), e.message);
+      assert.equal(e.message.includes("\n"), false);
+      return true;
+    });
+  }
 });
 
 dbTest("a writer killed mid-write leaves no half-written Resource", async ({ path }) => {

@@ -27,7 +27,8 @@ import {
   type TouchQuery,
   type UserStats,
 } from "./contract.ts";
-import { migrate } from "./schema.ts";
+import { migrate, SchemaTooNewError } from "./schema.ts";
+import { UserError } from "../errors.ts";
 import type {
   CacheOutcome,
   Comment,
@@ -49,6 +50,16 @@ const BUSY_TIMEOUT_MS = 5000;
 const WRITE_GROUP = 50;
 
 type Row = Record<string, SQLInputValue>;
+
+/** The embedded store's file cannot be opened or created: a one-line error naming the file. */
+export class StoreOpenError extends UserError {
+  constructor(path: string, cause: unknown) {
+    super(
+      `cannot open the store ${path}: ${String((cause as Error)?.message ?? cause).split("\n")[0]}`,
+    );
+    this.name = "StoreOpenError";
+  }
+}
 
 function requireUser(userId: string): void {
   if (typeof userId !== "string" || userId.trim() === "") throw new IdentityRequiredError();
@@ -126,12 +137,25 @@ export class SqliteStore implements Store {
     this.path = path;
     // Not node:path: loading it costs the hook ~20 ms per tool call.
     const dir = path.slice(0, path.lastIndexOf("/"));
-    if (path !== ":memory:" && dir !== "") Deno.mkdirSync(dir, { recursive: true });
-    this.#db = new DatabaseSync(path);
-    this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    migrate(this.#db);
-    // NORMAL is durable against a killed process in WAL mode; only power loss can drop the last commit.
-    this.#db.exec("PRAGMA synchronous = NORMAL");
+    try {
+      if (path !== ":memory:" && dir !== "") Deno.mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw new StoreOpenError(path, e);
+    }
+    try {
+      this.#db = new DatabaseSync(path);
+    } catch (e) {
+      throw new StoreOpenError(path, e);
+    }
+    try {
+      this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      migrate(this.#db);
+      // NORMAL is durable against a killed process in WAL mode; only power loss can drop the last commit.
+      this.#db.exec("PRAGMA synchronous = NORMAL");
+    } catch (e) {
+      this.#db.close();
+      throw e instanceof SchemaTooNewError ? new StoreOpenError(path, e) : e;
+    }
   }
 
   /** A prepared statement, prepared once per connection (opening stays cheap: only what is used is prepared). */
