@@ -1,0 +1,39 @@
+/**
+ * `rgraph doctor [--json] [--online] [--dir PATH]`: checks the setup, one line
+ * per check with a fix for each failure; exits 1 when any check fails.
+ *
+ * @module
+ */
+
+import { parseCommand } from "../lib/cli.ts";
+import { formatChecks, runChecks } from "../lib/install/doctor.ts";
+
+const SPEC = {
+  name: "doctor",
+  summary:
+    "Check the setup: config, identity, store, GitHub token, and each harness's hooks and MCP server",
+  usage: "rgraph doctor [--json] [--online] [--dir PATH]",
+  options: {
+    json: { type: "boolean", help: "print a JSON array of {check, ok, detail, fix}" },
+    online: { type: "boolean", help: "also ask GitHub whether the token is valid" },
+    dir: {
+      type: "string",
+      arg: "PATH",
+      help: "the project whose harness configs are checked (default: the current directory)",
+    },
+  },
+} as const;
+
+/** Runs `rgraph doctor ARGS`. */
+export async function main(args: string[]): Promise<number> {
+  const parsed = parseCommand(SPEC, args);
+  if (!parsed) return 0;
+  const dir = parsed.values.dir ?? Deno.cwd();
+  const checks = await runChecks({ dir, online: parsed.values.online ?? false });
+  if (parsed.values.json) console.log(JSON.stringify(checks, null, 2));
+  else {
+    const fancy = Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR");
+    console.log(formatChecks(checks, fancy));
+  }
+  return checks.every((c) => c.ok) ? 0 : 1;
+}
