@@ -189,7 +189,7 @@ export type NodeRef =
 /** The first second of the dataset's history. */
 const START = Date.parse("2023-03-01T09:00:00Z");
 /** Nothing in the generated history is later than this. */
-export const DATASET_END = Date.parse("2026-10-31T18:00:00Z");
+const DATASET_END = Date.parse("2026-10-31T18:00:00Z");
 
 const DAY = 86_400_000;
 

@@ -68,7 +68,7 @@ function milestoneMatches(item: ItemRec, f: MilestoneFilter): boolean {
 }
 
 /** Does `item` satisfy every condition of `f`? */
-export function matches(item: ItemRec, f: ItemFilter): boolean {
+function matches(item: ItemRec, f: ItemFilter): boolean {
   if (f.kinds && !f.kinds.includes(item.kind)) return false;
   if (f.states && !f.states.includes(item.state)) return false;
   const labels = item.labels.map(lower);
