@@ -1,0 +1,185 @@
+/**
+ * `rgraph doctor` end to end: a healthy setup (after `rgraph install` into a
+ * throwaway project) and broken ones, through real rgraph processes, real
+ * hook commands and real MCP servers.
+ */
+
+import assert from "node:assert/strict";
+import { type Sandbox, sandbox } from "./helpers.ts";
+import { startEmulator } from "./emulator/mod.ts";
+import { FACTS } from "./emulator/facts.ts";
+
+interface Check {
+  check: string;
+  ok: boolean;
+  detail: string;
+  fix: string;
+}
+
+async function doctor(
+  box: Sandbox,
+  dir: string,
+  ...flags: string[]
+): Promise<{ code: number; checks: Check[] }> {
+  const r = await box.rgraph(["doctor", "--json", "--dir", dir, ...flags]);
+  assert.equal(r.stderr, "");
+  return { code: r.code, checks: JSON.parse(r.stdout) };
+}
+
+function find(checks: Check[], name: string): Check {
+  const c = checks.find((c) => c.check === name);
+  assert.ok(c, `no check '${name}' in ${checks.map((c) => c.check).join(", ")}`);
+  return c;
+}
+
+async function project(box: Sandbox, ...harnesses: string[]): Promise<string> {
+  const dir = `${box.dir}/project`;
+  await Deno.mkdir(dir, { recursive: true });
+  for (const h of harnesses) {
+    const r = await box.rgraph(["install", h, "--dir", dir]);
+    assert.equal(r.code, 0, r.stderr);
+  }
+  return dir;
+}
+
+Deno.test("doctor on a healthy setup: every check passes, probes run the installed hooks, servers answer tools/list, and no Touch is recorded", async () => {
+  const emulator = await startEmulator();
+  const box = await sandbox({
+    extra:
+      `[github]\ntoken = "${emulator.token}"\ngraphql_url = "${emulator.graphqlUrl}"\napi_url = "${emulator.apiUrl}"\n`,
+  });
+  try {
+    const dir = await project(box, "claude-code", "copilot", "opencode");
+    const { code, checks } = await doctor(box, dir, "--online");
+    assert.deepEqual(checks.filter((c) => !c.ok), []);
+    assert.equal(code, 0);
+    for (const name of ["config file", "identity", "store", "store schema"]) {
+      assert.ok(find(checks, name).ok);
+    }
+    assert.match(
+      find(checks, "github token").detail,
+      new RegExp(`valid \\(GitHub login ${FACTS.viewerLogin}\\)`),
+    );
+    for (const h of ["claude-code", "copilot"]) assert.ok(find(checks, `${h} (project) hooks`).ok);
+    assert.ok(find(checks, "opencode (project) plugin").ok);
+    // Claude Code answers a session start with the session hint (JSON); Copilot ignores output.
+    assert.match(find(checks, "claude-code (project) hook probe").detail, /valid JSON/);
+    assert.match(find(checks, "copilot (project) hook probe").detail, /no output/);
+    for (const h of ["claude-code", "copilot", "opencode"]) {
+      assert.match(
+        find(checks, `${h} (project) MCP server`).detail,
+        /answers tools\/list \(.*resource/,
+      );
+    }
+    // Harnesses not installed anywhere are not reported.
+    assert.ok(!checks.some((c) => c.check.startsWith("gemini")));
+
+    const text = await box.rgraph(["doctor", "--dir", dir]);
+    assert.equal(text.code, 0, text.stdout);
+    for (const line of text.stdout.trim().split("\n")) assert.match(line, /^ok {3}\S/);
+
+    const touches = await box.rgraph(["touches", "--json"]);
+    assert.deepEqual(JSON.parse(touches.stdout), []);
+  } finally {
+    await box.cleanup();
+    await emulator.close();
+  }
+});
+
+Deno.test("doctor without identity or token fails those checks with a fix, and exits non-zero", async () => {
+  const box = await sandbox({ userId: null });
+  try {
+    const dir = await project(box);
+    const { code, checks } = await doctor(box, dir);
+    assert.equal(code, 1);
+    const identity = find(checks, "identity");
+    assert.equal(identity.ok, false);
+    assert.match(identity.fix, /\[identity\] user_id/);
+    assert.ok(identity.fix.includes(box.configPath));
+    assert.equal(find(checks, "github token").ok, false);
+    assert.match(find(checks, "github token").fix, /\[github\] token/);
+    assert.ok(find(checks, "store").ok);
+
+    const text = await box.rgraph(["doctor", "--dir", dir]);
+    assert.equal(text.code, 1);
+    assert.match(text.stdout, /^FAIL identity: .* — fix: add \[identity\] user_id/m);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("doctor with a rejected token (--online) says so", async () => {
+  const emulator = await startEmulator();
+  const box = await sandbox({
+    extra: `[github]\ntoken = "wrong"\ngraphql_url = "${emulator.graphqlUrl}"\n`,
+  });
+  try {
+    const { code, checks } = await doctor(box, await project(box), "--online");
+    assert.equal(code, 1);
+    const token = find(checks, "github token");
+    assert.equal(token.ok, false);
+    assert.match(token.detail, /rejected .*HTTP 401/);
+    assert.doesNotMatch(JSON.stringify(checks), /"wrong"|\bwrong\b/);
+  } finally {
+    await box.cleanup();
+    await emulator.close();
+  }
+});
+
+Deno.test("doctor finds a broken hook command, a broken MCP command, an unparseable harness file and a harness without rgraph", async () => {
+  const box = await sandbox({ extra: `[github]\ntoken = "t"\n` });
+  try {
+    const dir = await project(box, "claude-code", "cursor");
+    // The binary moved: the hook and the server point at nothing.
+    const settingsPath = `${dir}/.claude/settings.json`;
+    const settings = JSON.parse(await Deno.readTextFile(settingsPath));
+    for (const event of Object.keys(settings.hooks)) {
+      settings.hooks[event][0].hooks[0].command = "/nonexistent/bin/rgraph hook claude-code";
+    }
+    await Deno.writeTextFile(settingsPath, JSON.stringify(settings, null, 2));
+    const mcp = JSON.parse(await Deno.readTextFile(`${dir}/.mcp.json`));
+    mcp.mcpServers.rgraph = { command: "/nonexistent/bin/rgraph", args: ["serve-mcp"] };
+    await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify(mcp));
+    // Cursor's hooks file got mangled.
+    await Deno.writeTextFile(`${dir}/.cursor/hooks.json`, '{"version": 1, "hooks": {');
+    // Gemini is set up for this project, but not with rgraph.
+    await Deno.mkdir(`${dir}/.gemini`);
+    await Deno.writeTextFile(`${dir}/.gemini/settings.json`, '{"ui": {"theme": "GitHub"}}');
+
+    const { code, checks } = await doctor(box, dir);
+    assert.equal(code, 1);
+    assert.ok(find(checks, "claude-code (project) hooks").ok);
+    const probe = find(checks, "claude-code (project) hook probe");
+    assert.equal(probe.ok, false);
+    assert.match(probe.detail, /exit 127/);
+    assert.match(probe.fix, /rgraph install claude-code --dir /);
+    const server = find(checks, "claude-code (project) MCP server");
+    assert.equal(server.ok, false);
+    assert.match(server.detail, /\/nonexistent\/bin\/rgraph/);
+
+    const cursor = find(checks, "cursor (project) hooks");
+    assert.equal(cursor.ok, false);
+    assert.match(cursor.detail, /hooks\.json: .*(end|line)/);
+    assert.ok(find(checks, "cursor (project) MCP server").ok);
+
+    const gemini = find(checks, "gemini");
+    assert.equal(gemini.ok, false);
+    assert.match(gemini.detail, /without rgraph/);
+    assert.match(gemini.fix, /^rgraph install gemini --dir /);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("doctor on an unparseable config file reports it in one line and exits non-zero", async () => {
+  const box = await sandbox();
+  try {
+    await box.writeConfig("[identity\nuser_id = 'x'\n");
+    const r = await box.rgraph(["doctor", "--dir", await project(box)]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^FAIL config file: config .*config\.toml: not valid TOML: .* — fix: /m);
+    assert.equal(r.stderr, "");
+  } finally {
+    await box.cleanup();
+  }
+});
