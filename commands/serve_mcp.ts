@@ -13,7 +13,7 @@ import { z } from "zod";
 import { parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
-import { answer, invalidAnswer, parseAsked } from "../lib/serve.ts";
+import { answer, invalidAnswer, MemberCache, parseAsked } from "../lib/serve.ts";
 import { openStore } from "../lib/store/mod.ts";
 // Not from main.ts: main.ts awaits this module at top level, so importing it back would deadlock.
 import project from "../deno.json" with { type: "json" };
@@ -59,6 +59,7 @@ export async function main(args: string[]): Promise<number> {
   // Over stdio the SDK has no session id; Claude Code exports its session to the processes it starts.
   // Best effort: a server that outlives a /clear keeps the id it started with.
   const harnessSession = Deno.env.get("CLAUDE_CODE_SESSION_ID") || null;
+  const cache = new MemberCache();
   const server = new McpServer({ name: "rgraph", version: project.version });
   server.registerTool(
     "resource",
@@ -90,6 +91,7 @@ export async function main(args: string[]): Promise<number> {
           harness: server.server.getClientVersion()?.name ?? null,
           via: "resource",
           now: new Date(),
+          cache,
         });
         return text(a.text);
       } catch (e) {

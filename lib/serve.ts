@@ -17,6 +17,7 @@ import type {
   Address,
   CacheOutcome,
   ItemResource,
+  Listing,
   ListingAddress,
   ListingMember,
   NewTouch,
@@ -53,6 +54,46 @@ export interface AnswerOptions {
   now: Date;
   /** Fence nonce; random when omitted (tests pass one to compare output). */
   nonce?: string;
+  /** Keeps whole listings between answers of a long-lived server (see {@link MemberCache}). */
+  cache?: MemberCache;
+}
+
+/**
+ * The members of recently read Listings, for a long-lived server: paging
+ * through a subsumed answer, or asking several narrower questions of one
+ * broad listing, reads its members once. An entry serves only the listing
+ * version it was read from (same `fetched_at`) and only for `ttlMs`, so a
+ * re-fetched member's new title or state shows within that time.
+ *
+ * @example
+ * ```ts
+ * const cache = new MemberCache();
+ * await answer(store, address, { userId, now: new Date(), cache });
+ * ```
+ */
+export class MemberCache {
+  readonly #entries = new Map<
+    string,
+    { fetched_at: string; at: number; members: ListingMember[] }
+  >();
+  constructor(readonly capacity = 8, readonly ttlMs = 60_000) {}
+
+  /** The members of `listing`, from the cache when fresh, else from `store`. */
+  async members(store: Store, listing: Listing, nowMs: number): Promise<ListingMember[]> {
+    const hit = this.#entries.get(listing.key);
+    this.#entries.delete(listing.key);
+    if (hit && hit.fetched_at === listing.fetched_at && nowMs - hit.at < this.ttlMs) {
+      this.#entries.set(listing.key, hit);
+      return hit.members;
+    }
+    const members = await store.listingMembers(listing.key);
+    this.#entries.set(listing.key, { fetched_at: listing.fetched_at, at: nowMs, members });
+    // Maps iterate in insertion order: the first key is the least recently used.
+    if (this.#entries.size > this.capacity) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    return members;
+  }
 }
 
 /** An answer: the outcome, the canonical key asked, the text for a model or person, and JSON. */
@@ -160,6 +201,7 @@ async function findListing(
   asked: ListingAddress,
   page: number,
   ctx: { now: Date; nonce: string },
+  cache: MemberCache | undefined,
 ): Promise<Found | null> {
   const match = chooseListing(
     asked,
@@ -179,9 +221,10 @@ async function findListing(
       ? await store.listingMembers(source.key, { offset: p.offset, limit: p.count })
       : [];
   } else {
-    const all = (await store.listingMembers(source.key)).filter((m) =>
-      memberMatches(asked.filters, m)
-    );
+    const members = cache
+      ? await cache.members(store, source, Date.now())
+      : await store.listingMembers(source.key);
+    const all = members.filter((m) => memberMatches(asked.filters, m));
     matched = Math.min(all.length, cap);
     p = paging(matched, ROWS_PER_PAGE, page);
     rows = all.slice(p.offset, p.offset + p.count);
@@ -217,7 +260,7 @@ export async function answer(
   const page = opts.page ?? 1;
   const ctx = { now: opts.now, nonce: opts.nonce ?? randomNonce() };
   const found = address.kind === "listing"
-    ? await findListing(store, address, page, ctx)
+    ? await findListing(store, address, page, ctx, opts.cache)
     : await findResource(store, address, page, ctx);
   const outcome: CacheOutcome = found?.outcome ?? "miss";
   await store.recordTouches([cacheRead(address, outcome, found?.target ?? null, opts)]);

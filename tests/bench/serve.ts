@@ -1,0 +1,155 @@
+/**
+ * Serve benchmark: 100,000 stored issues (~150,000 comments) in the embedded
+ * store, a warm `rgraph serve-mcp`, and times measured from a real MCP client.
+ * Reference: an MCP round trip of `tools/list` in the same run.
+ *
+ * Targets (issue 4): item < 5 ms, a 100-row page of a 10,000-member listing
+ * < 20 ms, a subsumed answer over that listing < 50 ms (medians).
+ *
+ * @module
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { rgraphCommand, sandbox } from "../helpers.ts";
+import { openEmbeddedStore } from "../../lib/store/mod.ts";
+import { itemAddress } from "../../lib/address/key.ts";
+import { nudgeText } from "../../lib/nudge.ts";
+import { issue, seedListing } from "../fixtures_memory.ts";
+
+const ISSUES = 100_000;
+const REPOS = 10; // bench/r0 … bench/r9, 10,000 issues each, each with a fully expanded listing
+const PER_REPO = ISSUES / REPOS;
+const BATCH = 1_000;
+const LABELS = [["bug"], ["docs"], ["bug", "p1"], ["feature"], []];
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function timeEach(n: number, f: (i: number) => Promise<unknown>): Promise<number> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await f(i);
+    out.push(performance.now() - t);
+  }
+  return median(out);
+}
+
+const sb = await sandbox();
+const store = openEmbeddedStore(sb.dbPath);
+const repoOf = (i: number) => `r${i % REPOS}`;
+const numberOf = (i: number) => 1 + (i % PER_REPO);
+
+// --- seed -------------------------------------------------------------------
+const t0 = performance.now();
+for (let r = 0; r < REPOS; r++) {
+  for (let start = 1; start <= PER_REPO; start += BATCH) {
+    const batch = [];
+    for (let n = start; n < start + BATCH; n++) {
+      batch.push({
+        resource: issue("bench", `r${r}`, n, {
+          title: `Issue ${n}: planner misbehaves on query shape ${n % 97}`,
+          comments: n % 2 ? 1 : 2,
+          labels: LABELS[n % LABELS.length],
+          state: n % 3 ? "open" : "closed",
+        }),
+      });
+    }
+    await store.putResources(batch);
+  }
+  await seedListing(
+    store,
+    "bench",
+    `r${r}`,
+    "issues",
+    { state: "all" },
+    Array.from({ length: PER_REPO }, (_, i) => i + 1),
+  );
+}
+const seedMs = performance.now() - t0;
+const mem = await store.memoryStats();
+
+// --- the Nudge, in process ----------------------------------------------------
+const now = new Date();
+const nudge = await timeEach(
+  2000,
+  (i) => nudgeText(store, itemAddress("bench", repoOf(i), numberOf(i * 7919)), now),
+);
+const nudgeMiss = await timeEach(
+  2000,
+  (i) => nudgeText(store, itemAddress("bench", "nowhere", i + 1), now),
+);
+await store.close();
+
+// --- the MCP server, warm -------------------------------------------------------
+const { command, args } = rgraphCommand();
+const client = new Client({ name: "bench", version: "1" });
+await client.connect(
+  new StdioClientTransport({ command, args: [...args, "serve-mcp"], env: sb.env, cwd: sb.dir }),
+);
+const call = async (address: string, page?: number) => {
+  const r = await client.callTool({
+    name: "resource",
+    arguments: page ? { address, page } : { address },
+  });
+  const text = (r.content as { text: string }[])[0].text;
+  if (!text.startsWith("rgraph: hit") && !text.startsWith("rgraph: subsumed")) {
+    throw new Error(`unexpected answer: ${text.split("\n")[0]}`);
+  }
+  return text;
+};
+const listingKey = "github:bench/r0/issues?state=all";
+const subsumedKey = (r: number) => `github:bench/r${r}/issues?label=bug&state=open`;
+for (let i = 0; i < 50; i++) {
+  await client.listTools();
+  await call(`github:bench/${repoOf(i)}#${numberOf(i * 31)}`);
+  await call(listingKey, 1 + (i % 100));
+}
+
+const ref = await timeEach(300, () => client.listTools());
+const item = await timeEach(500, (i) => call(`github:bench/${repoOf(i)}#${numberOf(i * 104729)}`));
+const page = await timeEach(300, (i) => call(listingKey, 1 + ((i * 37) % 100)));
+// Cold: the first narrower question over each of the other nine 10,000-member listings.
+const subsumedCold = await timeEach(REPOS - 1, (i) => call(subsumedKey(i + 1)));
+// Warm: more questions and pages over a listing the server has just read.
+const subsumedWarm = await timeEach(
+  100,
+  (i) => call(subsumedKey(1 + (i % 3)), 1 + (i % 4)),
+);
+await client.close();
+await sb.cleanup();
+
+const f = (ms: number) => `${ms.toFixed(2)} ms`;
+const r = (ms: number) => `${(ms / ref).toFixed(1)}× tools/list`;
+console.log(
+  `seeded ${ISSUES} issues, ${mem.comments} comments, ${REPOS} listings of ${PER_REPO} members in ${
+    (seedMs / 1000).toFixed(1)
+  } s (${Math.round(ISSUES / (seedMs / 1000))} issues/s, batches of ${BATCH} via putResources)`,
+);
+console.log(`reference  tools/list round trip (MCP, stdio)   median ${f(ref)}`);
+console.log(
+  `resource   item (issue, 1-2 comments)          median ${f(item)}  ${r(item)}  target < 5 ms`,
+);
+console.log(
+  `resource   listing page (100 of 10,000 rows)   median ${f(page)}  ${r(page)}  target < 20 ms`,
+);
+const row = (name: string, ms: number, target: string) =>
+  console.log(`${name.padEnd(48)} median ${f(ms).padStart(9)}  ${r(ms).padStart(16)}  ${target}`);
+row(
+  "resource  subsumed, first ask over a listing",
+  subsumedCold,
+  `target < 50 ms (n=${REPOS - 1})`,
+);
+row("resource  subsumed, listing already read", subsumedWarm, "target < 50 ms");
+console.log(`nudgeText  hit, in process                     median ${f(nudge)}`);
+console.log(`nudgeText  miss, in process                    median ${f(nudgeMiss)}`);
+const failed = [
+  item >= 5 && "item",
+  page >= 20 && "page",
+  subsumedCold >= 50 && "subsumed (first ask)",
+  subsumedWarm >= 50 && "subsumed (listing already read)",
+].filter(Boolean);
+if (failed.length) console.log(`OVER TARGET: ${failed.join(", ")}`);
