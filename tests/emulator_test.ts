@@ -689,11 +689,12 @@ Deno.test("emulator: the anonymous budget runs out with GitHub's 403, /rate_limi
 });
 
 Deno.test("emulator: latency, injected failures, and edits", async () => {
-  const gh = await startEmulator({ latencyMs: 120 });
+  const gh = await startEmulator({ latencyMs: 120, warm: true });
   try {
     const t0 = performance.now();
     await gql(gh, "{ viewer { login } }");
     assert.ok(performance.now() - t0 >= 120);
+    assert.equal(gh.requests().total, 1, "warming up is not a request");
     gh.setLatency(0);
 
     gh.failNext(1, 502);

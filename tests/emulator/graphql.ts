@@ -41,6 +41,32 @@ export interface GraphqlResponse {
   body: Record<string, unknown>;
 }
 
+/** Parsed and validated documents by query text: clients resend one text with new variables. */
+const checkedDocuments = new Map<
+  string,
+  { doc: DocumentNode } | { errors: Record<string, unknown>[] }
+>();
+const CHECKED_MAX = 500;
+
+/** Parses and validates a document against GitHub's schema (once per distinct text). */
+function checkDocument(
+  query: string,
+): { doc: DocumentNode } | { errors: Record<string, unknown>[] } {
+  let out = checkedDocuments.get(query);
+  if (out) return out;
+  try {
+    const doc = parse(query);
+    const invalid = validate(githubSchema(), doc);
+    out = invalid.length ? { errors: invalid.map((e) => validationError(doc, e)) } : { doc };
+  } catch (e) {
+    const err = e as GraphQLError;
+    out = { errors: [{ message: err.message, locations: err.locations }] };
+  }
+  if (checkedDocuments.size >= CHECKED_MAX) checkedDocuments.clear();
+  checkedDocuments.set(query, out);
+  return out;
+}
+
 /**
  * Validates, costs, charges and executes one GraphQL request for an
  * authenticated caller whose points live in `bucket`.
@@ -57,21 +83,10 @@ export async function runGraphql(
       body: { errors: [{ message: "A query attribute must be specified and must be a string." }] },
     };
   }
-  let doc: DocumentNode;
-  try {
-    doc = parse(req.query);
-  } catch (e) {
-    const err = e as GraphQLError;
-    return { status: 200, body: { errors: [{ message: err.message, locations: err.locations }] } };
-  }
+  const checked = checkDocument(req.query);
+  if ("errors" in checked) return { status: 200, body: { errors: checked.errors } };
+  const doc = checked.doc;
   const schema = githubSchema();
-  const invalid = validate(schema, doc);
-  if (invalid.length) {
-    return {
-      status: 200,
-      body: { errors: invalid.map((e) => validationError(doc, e)) },
-    };
-  }
   const ops = doc.definitions.filter((d): d is OperationDefinitionNode =>
     d.kind === Kind.OPERATION_DEFINITION
   );
