@@ -1,0 +1,63 @@
+/**
+ * `rgraph stats [--json] [--since DATE]`: what memory saved the asking user
+ * (see `lib/install/stats.ts`). Refuses without an identity: Touches are
+ * private and counted per user.
+ *
+ * @module
+ */
+
+import { parseCommand } from "../lib/cli.ts";
+import { loadConfig, requireUserId } from "../lib/config.ts";
+import { UsageError } from "../lib/errors.ts";
+import { formatStats, statsReport } from "../lib/install/stats.ts";
+import { openStore } from "../lib/store/mod.ts";
+
+const SPEC = {
+  name: "stats",
+  summary: "What memory saved you: Cache Reads, GitHub requests avoided, Touches, store size",
+  usage: "rgraph stats [--json] [--since DATE]",
+  options: {
+    json: { type: "boolean", help: "print JSON" },
+    since: {
+      type: "string",
+      arg: "DATE",
+      help: "count only Touches recorded since DATE (YYYY-MM-DD or ISO 8601)",
+    },
+  },
+} as const;
+
+/** `YYYY-MM-DD` or an ISO 8601 time, as the ISO string Touches are compared with. */
+export function sinceIso(text: string): string {
+  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(
+    text,
+  );
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (!ok || Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `rgraph stats: --since takes a date like 2026-01-31 or 2026-01-31T12:00:00Z, not '${text}'`,
+    );
+  }
+  return date.toISOString();
+}
+
+/** Runs `rgraph stats ARGS`. */
+export async function main(args: string[]): Promise<number> {
+  const parsed = parseCommand(SPEC, args);
+  if (!parsed) return 0;
+  const since = parsed.values.since === undefined ? null : sinceIso(parsed.values.since);
+  const config = loadConfig();
+  const userId = requireUserId(config);
+  const store = await openStore(config);
+  try {
+    const report = statsReport(
+      userId,
+      since,
+      await store.userStats(userId, since ?? undefined),
+      await store.memoryStats(),
+    );
+    console.log(parsed.values.json ? JSON.stringify(report, null, 2) : formatStats(report));
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
