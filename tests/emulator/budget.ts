@@ -26,7 +26,7 @@ export function newBucket(limit: number, window = 3600): Bucket {
 }
 
 /** Refills the bucket if its window has passed. */
-export function refresh(b: Bucket): void {
+function refresh(b: Bucket): void {
   const now = Math.floor(Date.now() / 1000);
   if (now >= b.resetAt) {
     b.used = 0;

@@ -23,12 +23,12 @@ import { FACTS } from "./facts.ts";
 import { buildDataset, type Dataset } from "./dataset.ts";
 import * as mutate from "./mutate.ts";
 import type { IssuePatch } from "./mutate.ts";
-
-export type { IssuePatch } from "./mutate.ts";
 import { runGraphql } from "./graphql.ts";
-import { newBucket, rateHeaders, refresh } from "./budget.ts";
+import { newBucket, rateHeaders } from "./budget.ts";
 import { handleRest, type RestCaller } from "./rest.ts";
 import { githubSchema } from "./schema.ts";
+
+export type { IssuePatch } from "./mutate.ts";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -249,7 +249,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     deleteIssue: (owner, repo, number) => mutate.deleteIssue(ds, owner, repo, number),
     resetBudget() {
       buckets = makeBuckets();
-      Object.values(buckets).forEach(refresh);
     },
     failNext(n, failure = 502) {
       for (let i = 0; i < n; i++) failures.push(failure);
