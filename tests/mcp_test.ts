@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { configToml, rgraphCommand, type Sandbox, sandbox } from "./helpers.ts";
+import { startEmulator } from "./emulator/mod.ts";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
 import type { Store } from "../lib/store/contract.ts";
 import { issue, pull, repository, seedListing } from "./fixtures_memory.ts";
@@ -401,6 +402,37 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
         );
         assert.deepEqual(await store.leasePending("sweeper", 1000, 60_000), []);
         assert.equal((await store.listTouches("bob")).length, 0);
+      },
+    );
+
+    await t.step(
+      "rgraph touches --json shows them; a Sweep leaves them served and asks GitHub nothing",
+      async () => {
+        const before = JSON.parse((await sb.rgraph(["touches", "--json"])).stdout) as {
+          status: string;
+          outcome: string;
+          address: string;
+        }[];
+        assert.ok(before.length >= 30);
+        assert.ok(before.every((x) => x.status === "served"));
+        assert.deepEqual(
+          [...new Set(before.map((x) => x.outcome))].sort(),
+          ["hit", "miss", "subsumed"],
+        );
+        const gh = await startEmulator();
+        try {
+          await sb.writeConfig(configToml(sb.dbPath, {
+            extra:
+              `[github]\ntoken = "${gh.token}"\napi_url = "${gh.apiUrl}"\ngraphql_url = "${gh.graphqlUrl}"\n`,
+          }));
+          const sweep = await sb.rgraph(["sweep"]);
+          assert.equal(sweep.code, 0, sweep.stderr);
+          assert.equal(gh.requests().total, 0, "nothing was fetched for a Cache Read");
+        } finally {
+          await gh.close();
+        }
+        const after = JSON.parse((await sb.rgraph(["touches", "--json"])).stdout);
+        assert.deepEqual(after, before);
       },
     );
   } finally {
