@@ -18,7 +18,8 @@
 
 import assert from "node:assert/strict";
 import neo4j from "neo4j-driver";
-import { storeContract } from "./store_contract.ts";
+import { issue, repository, storeContract } from "./store_contract.ts";
+import { listingAddress } from "../lib/address/key.ts";
 import { connectGraph, type GraphStore } from "../lib/store/graph.ts";
 import { type Emulator, startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
@@ -274,7 +275,7 @@ for (const server of SERVERS) {
         const labels = (await graph.cypher(`MATCH (n) UNWIND labels(n) AS l RETURN DISTINCT l`))
           .map((r) => r.l as string);
         assert.deepEqual(
-          labels.filter((l) => !["Alias", "PendingRef"].includes(l)).sort(),
+          labels.filter((l) => !["Alias", "PendingRef", "RgraphLock"].includes(l)).sort(),
           [...MODEL_LABELS].sort(),
         );
         const rels = (await graph.cypher(`MATCH ()-[r]->() RETURN DISTINCT type(r) AS t`))
@@ -468,6 +469,66 @@ for (const server of SERVERS) {
       } finally {
         await alices.close();
         await bobs.close();
+      }
+    },
+  });
+}
+
+for (const server of SERVERS) {
+  Deno.test({
+    name:
+      `graph store on ${server.name}: concurrent writers still draw the edges between their nodes`,
+    ignore: !server.url,
+    async fn() {
+      for (let round = 0; round < 4; round++) {
+        const store = await freshGraphStore(server.url);
+        const other = await connectGraph({
+          url: server.url,
+          user: null,
+          password: null,
+          database: null,
+        });
+        try {
+          const items = [
+            issue(1),
+            issue(2, { references: ["https://github.com/acme/rocket/issues/3"] }),
+          ];
+          await store.putResources(items.map((resource) => ({ resource })));
+          const key = listingAddress("acme", "rocket", "issues", {}, null).key;
+          const listing = {
+            key,
+            owner: "acme",
+            repo: "rocket",
+            listing: "issues" as const,
+            filters: { state: "open" as const, labels: [] },
+            limit: null,
+            total_count: 2,
+            member_count: 2,
+            fully_expanded: true,
+            fetched_at: "2026-03-02T09:15:00.000Z",
+          };
+          // A repository, its Listing and a referenced issue, each from its own connection at once.
+          await Promise.all([
+            store.putResources([{ resource: repository() }]),
+            other.putListing(listing, items.map((i) => i.address)),
+            other.putResources([{ resource: issue(3) }]),
+          ]);
+          const [linked] = await store.cypher(
+            `MATCH (l:Listing {key: $key})-[:LISTS_FROM]->(:Repository) RETURN count(l) AS n`,
+            { key },
+          );
+          assert.equal(linked.n, 1, `round ${round}: the Listing is not under its repository`);
+          const [contained] = await store.cypher(
+            `MATCH (:Repository)-[:HAS_ISSUE]->(i:Issue) RETURN count(i) AS n`,
+          );
+          assert.equal(contained.n, 3, `round ${round}: items missing under the repository`);
+          assert.deepEqual(await store.edges("github:acme/rocket#3"), [
+            { kind: "REFERENCES", from: "github:acme/rocket#2", to: "github:acme/rocket#3" },
+          ]);
+        } finally {
+          await store.close();
+          await other.close();
+        }
       }
     },
   });

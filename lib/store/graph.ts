@@ -287,7 +287,7 @@ export class GraphStore implements Store {
     await this.#mirrored((local) => local.putResources(writes));
   }
 
-  /** One batch in one transaction: two pipelined reads, then the writes pipelined. */
+  /** One batch in one transaction: the write lock and two reads pipelined, then the writes pipelined. */
   async #putBatch(run: Runner, writes: ResourceWrite[]): Promise<void> {
     const claims = writes.flatMap((w) =>
       [w.resource.address, ...(w.aliases ?? [])].map((key) => ({
@@ -295,7 +295,8 @@ export class GraphStore implements Store {
         key,
       }))
     );
-    const [previous, stale] = await Promise.all([
+    const [, previous, stale] = await Promise.all([
+      run(Q.WRITE_LOCK),
       run(Q.PREVIOUS_ADDRESSES, { ids: writes.map((w) => w.resource.node_id) }),
       run(Q.STALE_CLAIMS, { claims }),
     ]);
@@ -358,6 +359,20 @@ export class GraphStore implements Store {
     return decodeResource(nodeProps(rows[0].n), comments);
   }
 
+  /** Many Resources by address or alias in one query; missing ones are left out. */
+  async getResources(addresses: string[]): Promise<Map<string, Resource>> {
+    const out = new Map<string, Resource>();
+    if (addresses.length === 0) return out;
+    const rows = await this.#tx("read", (run) => run(Q.GET_RESOURCES, { keys: addresses }));
+    for (const r of rows) {
+      out.set(
+        r.k as string,
+        decodeResource(nodeProps(r.n), (r.comments as unknown[]).map(nodeProps)),
+      );
+    }
+    return out;
+  }
+
   async getHeads(addresses: string[]): Promise<Map<string, ResourceHead>> {
     const heads = new Map<string, ResourceHead>();
     if (addresses.length === 0) return heads;
@@ -402,7 +417,10 @@ export class GraphStore implements Store {
 
   async putListing(listing: Listing, members: string[]): Promise<void> {
     await this.#tx("write", async (run) => {
-      const resolved = await run(Q.RESOLVE_KEYS, { keys: [...new Set(members)] });
+      const [, resolved] = await Promise.all([
+        run(Q.WRITE_LOCK),
+        run(Q.RESOLVE_KEYS, { keys: [...new Set(members)] }),
+      ]);
       const nodeOf = new Map(resolved.map((r) => [r.k as string, r.node_id as string]));
       const seen = new Set<string>();
       const rows: Props[] = [];

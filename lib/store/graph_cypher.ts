@@ -100,6 +100,21 @@ RETURN t.id AS id`,
 
 // --- Resources -------------------------------------------------------------------
 
+/**
+ * Serialises writers of Resources and Listings, as the embedded store's
+ * write lock does: the first statement of each such transaction. Without it
+ * two concurrent transactions (a repository and its Listing, an item and the
+ * one that references it) could each miss the other's uncommitted node and
+ * leave an edge undrawn. Neo4j queues on the node's write lock (reads after it
+ * see what the other committed); Memgraph aborts the later writer with a
+ * conflict that the driver retries. Setting and removing a property takes the
+ * lock and leaves the node as it was.
+ */
+export const WRITE_LOCK = `
+MERGE (w:RgraphLock {name: 'writes'})
+SET w.busy = true
+REMOVE w.busy`;
+
 /** Current addresses of Resources about to be written (a changed one becomes an alias). */
 export const PREVIOUS_ADDRESSES = `
 UNWIND $ids AS id
@@ -255,6 +270,15 @@ WITH coalesce(d, al) AS n
 WHERE n IS NOT NULL
 OPTIONAL MATCH (n)-[:HAS_COMMENT]->(c:Comment)
 RETURN n, collect(c) AS comments`;
+
+/** Many Resources by key, each with its comments. */
+export const GET_RESOURCES = `
+UNWIND $keys AS k
+${BY_KEY("k")}
+WITH k, coalesce(d, al) AS n
+WHERE n IS NOT NULL
+OPTIONAL MATCH (n)-[:HAS_COMMENT]->(c:Comment)
+RETURN k, n, collect(c) AS comments`;
 
 /** Heads of Resources by key. */
 export const GET_HEADS = `

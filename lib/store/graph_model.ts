@@ -12,7 +12,8 @@
  * Two bookkeeping labels of rgraph's own: `(:Alias {key})-[:ALIAS_OF]->(:Resource)`
  * (old addresses of renamed or transferred Resources) and
  * `(:Resource)-[:WAITS_FOR {kind}]->(:PendingRef {key})` (references to Resources
- * not stored yet, found by key when they arrive).
+ * not stored yet, found by key when they arrive), plus one `(:RgraphLock)` node
+ * that serialises writers.
  *
  * @example
  * ```ts
@@ -48,6 +49,7 @@ export const UNIQUE: readonly (readonly [label: string, property: string])[] = [
   ["Touch", "id"],
   ["Alias", "key"],
   ["PendingRef", "key"],
+  ["RgraphLock", "name"],
 ];
 
 /**

@@ -72,10 +72,8 @@ export async function refreshLocalIndex(
   });
   let resources = 0;
   for (let i = 0; i < stale.length; i += COPY_BATCH) {
-    const got = await Promise.all(
-      stale.slice(i, i + COPY_BATCH).map((h) => graph.getResource(h.address)),
-    );
-    const writes = got.filter((r) => r !== null).map((resource) => ({ resource }));
+    const got = await graph.getResources(stale.slice(i, i + COPY_BATCH).map((h) => h.address));
+    const writes = [...got.values()].map((resource) => ({ resource }));
     await local.putResources(writes);
     resources += writes.length;
   }
