@@ -87,6 +87,8 @@ export interface SweepSummary {
   /** Why groups were given back (transient failures, unexpected errors), token-free. */
   errors: string[];
   rate_limited: boolean;
+  /** Wall time of the run. */
+  elapsed_ms: number;
 }
 
 /** Identical addresses among the leased Touches, worked on once. */
@@ -103,6 +105,8 @@ type Outcome = Settlement & { cost?: number };
 type SourceFactory = () => Promise<Source>;
 
 const LEASE_BATCH = 200;
+/** Work of at most this many requests goes ahead before the budget is known. */
+const SMALL_WORK = 4;
 
 function newSummary(): SweepSummary {
   return {
@@ -118,6 +122,7 @@ function newSummary(): SweepSummary {
     budget: { remaining: null, limit: null, reset_at: null },
     errors: [],
     rate_limited: false,
+    elapsed_ms: 0,
   };
 }
 
@@ -185,6 +190,8 @@ class Run {
   #stopped = false;
   /** Budget promised to tasks in flight (so concurrent tasks do not overspend it). */
   #reserved = 0;
+  /** The task learning an unknown REST budget, which the others wait for. */
+  #learning: Promise<void> | null = null;
 
   constructor(
     readonly store: Store,
@@ -244,6 +251,7 @@ class Run {
   }
 
   async run(): Promise<SweepSummary> {
+    const started = performance.now();
     const limit = this.options.limit ?? Infinity;
     const seen = new Set<string>();
     while (this.summary.touches < limit && !this.#stopped) {
@@ -269,6 +277,7 @@ class Run {
       this.summary.budget = { remaining: b.remaining, limit: b.limit, reset_at: b.resetAt };
     }
     this.summary.requests_saved = Math.max(0, this.#naive - this.summary.requests);
+    this.summary.elapsed_ms = Math.round(performance.now() - started);
     return this.summary;
   }
 
@@ -338,6 +347,19 @@ class Run {
    */
   async withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void> {
     const source = await this.source();
+    if (source.mode === "rest" && source.budget().remaining === null) {
+      if (this.#learning) {
+        await this.#learning;
+      } else if (estimate <= SMALL_WORK) {
+        // The first small task learns the budget from its own responses; the
+        // others wait for it rather than overrunning an unknown budget.
+        const first = this.#spend(estimate, work);
+        this.#learning = first.catch(() => {});
+        return await first;
+      } else {
+        await source.learnBudget();
+      }
+    }
     if (!source.affordable(estimate)) {
       for (const g of groups) {
         await this.settle(g.touches, { status: "unresolved", reason: "rate_limited" });
@@ -350,6 +372,10 @@ class Run {
       for (const g of groups) await this.settle(g.touches, { status: "pending" });
       return;
     }
+    await this.#spend(estimate, work);
+  }
+
+  async #spend(estimate: number, work: () => Promise<void>): Promise<void> {
     this.#reserved += estimate;
     try {
       await work();

@@ -150,6 +150,11 @@ export class GraphqlSource implements Source {
     return this.client.requests + (this.rest?.requests ?? 0);
   }
 
+  /** Every GraphQL response carries `rateLimit`: nothing to learn in advance. */
+  learnBudget(): Promise<void> {
+    return Promise.resolve();
+  }
+
   budget(): Budget {
     const r = this.client.rate;
     return { remaining: r?.remaining ?? null, limit: null, resetAt: r?.resetAt ?? null };

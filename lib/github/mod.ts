@@ -51,7 +51,5 @@ export async function openSource(
     });
     return new GraphqlSource(client, rest(token));
   }
-  const source = new RestSource(rest(null));
-  await source.refreshBudget();
-  return source;
+  return new RestSource(rest(null));
 }

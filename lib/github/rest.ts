@@ -15,7 +15,7 @@
  * ```ts
  * import { RestClient, RestSource } from "./rest.ts";
  * const source = new RestSource(new RestClient({ apiUrl, token: null, limiter }));
- * await source.refreshBudget(); // GET /rate_limit is free
+ * const items = await source.items("denoland", "deno", [1]);
  * ```
  * @module
  */
@@ -97,15 +97,17 @@ export class RestClient {
   limit: number | null = null;
   /** Epoch seconds when the budget resets. */
   reset: number | null = null;
+  #firstAnswer: Promise<void> | null = null;
+  #inFlight = 0;
 
   constructor(options: RestOptions) {
     this.#options = options;
     this.#fetch = timedFetch(options.timeoutMs ?? 30_000);
   }
 
-  /** Whether the budget is known to be spent until `reset`. */
+  /** Whether the budget (less the requests already in flight) is spent until `reset`. */
   exhausted(): boolean {
-    return this.remaining !== null && this.remaining <= 0 &&
+    return this.remaining !== null && this.remaining - this.#inFlight <= 0 &&
       (this.reset === null || this.reset * 1000 > Date.now());
   }
 
@@ -113,8 +115,14 @@ export class RestClient {
     return this.reset === null ? null : new Date(this.reset * 1000).toISOString();
   }
 
-  /** Reads the budget without spending it (`GET /rate_limit` is free). */
-  async refreshBudget(): Promise<void> {
+  /**
+   * Learns the budget before a large piece of work, if no response has told
+   * it yet. `GET /rate_limit` does not count against the budget (it is still
+   * counted in {@link requests}).
+   */
+  async learnBudget(): Promise<void> {
+    if (this.remaining !== null) return;
+    this.requests++;
     try {
       const res = await this.#fetch(`${this.#options.apiUrl}/rate_limit`, {
         headers: this.#headers(null),
@@ -122,7 +130,7 @@ export class RestClient {
       await res.body?.cancel();
       if (res.ok) this.#note(res.headers);
     } catch {
-      // Unknown until the first real response: nothing lost.
+      // Unknown until the first real response: the work goes ahead one request at a time.
     }
   }
 
@@ -157,13 +165,32 @@ export class RestClient {
   }
 
   async #get(path: string, etag: string | null): Promise<RestResponse & { url: string }> {
+    // Until the first response tells the budget, requests go one at a time,
+    // so a nearly spent budget is never overrun by a burst.
+    if (this.remaining === null && this.#firstAnswer) await this.#firstAnswer;
+    let answered: (() => void) | null = null;
+    if (this.remaining === null && !this.#firstAnswer) {
+      this.#firstAnswer = new Promise<void>((r) => (answered = r));
+    }
+    try {
+      return await this.#send(path, etag);
+    } finally {
+      (answered as (() => void) | null)?.();
+    }
+  }
+
+  async #send(path: string, etag: string | null): Promise<RestResponse & { url: string }> {
     let url = /^https?:/.test(path) ? path : `${this.#options.apiUrl}${path}`;
     for (let hop = 0; hop < 4; hop++) {
       if (this.exhausted()) throw new RateLimitedError(this.#resetIso());
       const res = await this.#options.limiter.run(async () => {
+        if (this.exhausted()) throw new RateLimitedError(this.#resetIso());
         this.requests++;
+        this.#inFlight++;
         try {
-          return await this.#fetch(url, { headers: this.#headers(etag), redirect: "manual" });
+          const r = await this.#fetch(url, { headers: this.#headers(etag), redirect: "manual" });
+          this.#note(r.headers);
+          return r;
         } catch (e) {
           if (isNetworkError(e)) {
             throw new TransientError(
@@ -171,9 +198,10 @@ export class RestClient {
             );
           }
           throw e;
+        } finally {
+          this.#inFlight--;
         }
       });
-      this.#note(res.headers);
       const status = res.status;
       if (status === 301 || status === 302 || status === 307 || status === 308) {
         await res.body?.cancel();
@@ -331,13 +359,12 @@ export class RestSource implements Source {
   readonly mode = "rest";
   constructor(readonly client: RestClient) {}
 
-  /** Reads the budget before the first request (free). */
-  refreshBudget(): Promise<void> {
-    return this.client.refreshBudget();
-  }
-
   requests(): number {
     return this.client.requests;
+  }
+
+  learnBudget(): Promise<void> {
+    return this.client.learnBudget();
   }
 
   budget(): Budget {

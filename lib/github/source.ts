@@ -71,6 +71,8 @@ export interface Source {
   /** Requests sent so far. */
   requests(): number;
   budget(): Budget;
+  /** Makes {@link budget} known (when no response has told it yet) before large work. */
+  learnBudget(): Promise<void>;
   /**
    * Whether a Touch needing about `estimate` requests can ever be served
    * (the anonymous budget is 60 an hour: a bigger Touch is `rate_limited`).
