@@ -6,8 +6,36 @@
  * @module
  */
 
-import { dirname, isAbsolute, join, resolve } from "node:path";
 import { githubRepoOfRemote, originUrl } from "./address/remote.ts";
+
+// Path arithmetic by hand, not node:path: loading it costs the hook ~10 ms of
+// start-up per tool call. Windows separators are read as `/`, which Deno's
+// file APIs accept.
+const DRIVE = /^[A-Za-z]:\//;
+const slashes = (p: string) => p.replaceAll("\\", "/");
+const isAbsolute = (p: string) => slashes(p).startsWith("/") || DRIVE.test(slashes(p));
+
+/** `rel` resolved against `base` (itself against the process's directory), normalised. */
+function resolve(base: string, rel = "."): string {
+  const b = slashes(base), r = slashes(rel);
+  const full = isAbsolute(r) ? r : `${isAbsolute(b) ? b : `${slashes(Deno.cwd())}/${b}`}/${r}`;
+  const root = DRIVE.exec(full)?.[0] ?? "/";
+  const out: string[] = [];
+  for (const seg of full.slice(root.length).split("/")) {
+    if (seg === "..") out.pop();
+    else if (seg !== "" && seg !== ".") out.push(seg);
+  }
+  return root + out.join("/");
+}
+
+const join = resolve;
+
+function dirname(path: string): string {
+  const p = resolve(path);
+  const root = DRIVE.exec(p)?.[0] ?? "/";
+  const i = p.lastIndexOf("/");
+  return i < root.length ? root : p.slice(0, i);
+}
 
 function readText(path: string): string | null {
   try {
