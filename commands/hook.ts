@@ -16,7 +16,6 @@
  * @module
  */
 
-import { parseCommand } from "../lib/cli.ts";
 import { type Config, defaultDataDir, loadConfig } from "../lib/config.ts";
 import { adapterFor, type HarnessAdapter } from "../lib/harness/mod.ts";
 import type { ToolStartEvent, UserPromptEvent } from "../lib/harness/event.ts";
@@ -31,19 +30,16 @@ import { openEmbeddedStore } from "../lib/store/sqlite.ts";
 import { nudgeText, SESSION_HINT } from "../lib/nudge.ts";
 import type { Address } from "../lib/types.ts";
 
-const SPEC = {
-  name: "hook",
-  summary: "Record a Touch from a harness hook payload on standard input (always exits 0)",
-  usage: "rgraph hook <claude-code|codex|copilot|cursor|opencode|gemini|grok> [--event NAME]",
-  positionals: "<harness>",
-  options: {
-    event: {
-      type: "string",
-      arg: "NAME",
-      help: "the event name, for payloads that do not carry one (Copilot CLI)",
-    },
-  },
-} as const;
+const USAGE = "rgraph hook <claude-code|codex|copilot|cursor|opencode|gemini|grok> [--event NAME]";
+
+const HELP = `Record a Touch from a harness hook payload on standard input (always exits 0)
+
+Usage: ${USAGE}
+
+Options:
+      --event NAME             the event name, for payloads that do not carry one (Copilot CLI)
+  -h, --help                   show this help
+`;
 
 /**
  * Gives up this process's network permission. Guarded: where the permission
@@ -130,6 +126,48 @@ async function capture(
   }
 }
 
+/**
+ * The command line: `<harness> [--event NAME]`. Parsed by hand: the shared
+ * parser (`lib/cli.ts`) loads `node:util`, which alone costs the hook 10–30 ms
+ * of start-up.
+ */
+function parseArgs(args: string[]): { harness: string; event?: string } | "help" {
+  let harness: string | undefined;
+  let event: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--help" || a === "-h") return "help";
+    if (a === "--event") {
+      if (i + 1 >= args.length) throw new Error("rgraph hook: --event needs a value");
+      event = args[++i];
+    } else if (a.startsWith("--event=")) event = a.slice("--event=".length);
+    else if (a.startsWith("-")) throw new Error(`rgraph hook: unknown option '${a}'`);
+    else if (harness === undefined) harness = a;
+    else throw new Error(`rgraph hook: unexpected argument '${a}'`);
+  }
+  return { harness: harness ?? "", event };
+}
+
+/** All of standard input, read synchronously (a web stream costs the hook ~20 ms to set up). */
+function readStdin(): string {
+  const chunks: Uint8Array[] = [];
+  const buf = new Uint8Array(64 * 1024);
+  let total = 0;
+  for (;;) {
+    const n = Deno.stdin.readSync(buf);
+    if (n === null) break;
+    chunks.push(buf.slice(0, n));
+    total += n;
+  }
+  const all = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    all.set(c, off);
+    off += c.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
 function writeOut(text: string): void {
   const bytes = new TextEncoder().encode(`${text}\n`);
   let off = 0;
@@ -143,13 +181,16 @@ export async function main(args: string[]): Promise<number> {
   let harness = "";
   const log = (problem: unknown) => logProblem(dataDir, harness, problem);
   try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed === null) return 0;
-    harness = parsed.positionals[0] ?? "";
-    const input = await new Response(Deno.stdin.readable).text();
+    const parsed = parseArgs(args);
+    if (parsed === "help") {
+      console.log(HELP);
+      return 0;
+    }
+    harness = parsed.harness;
+    const input = readStdin();
     const adapter = adapterFor(harness);
     if (!adapter) {
-      log(`unknown harness '${harness}' (expected one of ${SPEC.usage.split(" ")[2]})`);
+      log(`unknown harness '${harness}' (expected one of ${USAGE.split(" ")[2]})`);
       return 0;
     }
     const config = loadConfig();
@@ -161,7 +202,7 @@ export async function main(args: string[]): Promise<number> {
       log(`payload is not JSON (${input.length} characters)`);
       return 0;
     }
-    const event = adapter.parse(payload, { event: parsed.values.event });
+    const event = adapter.parse(payload, { event: parsed.event });
     let output: string | null = null;
     if (event.type === "session_start") output = adapter.renderSessionHint(SESSION_HINT);
     else if (event.type !== "ignored") output = await capture(adapter, event, config, log);
