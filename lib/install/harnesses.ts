@@ -32,7 +32,7 @@ import {
   isRgraphServer,
   mcpCommand,
 } from "./command.ts";
-import { removeOurs, syncList, syncMember, valueAt } from "./json_edit.ts";
+import { removeOurs, sameJson, syncList, syncMember, valueAt } from "./json_edit.ts";
 import { parseJsonc, toValue } from "./jsonc.ts";
 import { ensureKey, parseToml, removeMarked, removeTable, syncTable } from "./toml_edit.ts";
 
@@ -131,7 +131,7 @@ interface HookStyle {
   /** The command field of a handler. */
   commandKey: "command" | "bash";
   matcher?: (event: string) => string | undefined;
-  /** Keys of a file rgraph created, left when its entries are gone (`{"version": 1}`). */
+  /** What rgraph writes into a file it creates, before its entries (`{"version": 1}`). */
   scaffold: Json;
 }
 
@@ -163,11 +163,6 @@ function hooksTarget(
     install(text) {
       let t = text ?? JSON.stringify(style.scaffold, null, 2) + "\n";
       parsed(t, format);
-      for (const k of Object.keys(style.scaffold)) {
-        if (valueAt(t, jsonc, [k]) === undefined) {
-          t = syncMember(t, jsonc, [], k, style.scaffold[k]);
-        }
-      }
       for (const event of events) {
         t = syncList(
           t,
@@ -201,13 +196,12 @@ function hooksTarget(
   };
 }
 
-/** True when a JSON document holds nothing but `scaffold`'s keys with their values. */
+/**
+ * True when a JSON document is exactly the scaffold rgraph writes into a file
+ * it creates (`{}`, `{"version": 1}`…): the file is rgraph's to delete.
+ */
 function onlyScaffold(text: string, jsonc: boolean, scaffold: Json): boolean {
-  const doc = toValue(parseJsonc(text, jsonc));
-  if (!isObj(doc)) return false;
-  return Object.keys(doc).every((k) =>
-    Object.hasOwn(scaffold, k) && JSON.stringify(doc[k]) === JSON.stringify(scaffold[k])
-  );
+  return sameJson(toValue(parseJsonc(text, jsonc)), scaffold);
 }
 
 function mcpJsonTarget(
@@ -225,11 +219,8 @@ function mcpJsonTarget(
     what: "mcp",
     format,
     install(text) {
-      let t = text ?? JSON.stringify(scaffold, null, 2) + "\n";
+      const t = text ?? JSON.stringify(scaffold, null, 2) + "\n";
       parsed(t, format);
-      for (const k of Object.keys(scaffold)) {
-        if (valueAt(t, jsonc, [k]) === undefined) t = syncMember(t, jsonc, [], k, scaffold[k]);
-      }
       return syncMember(t, jsonc, container(text), "rgraph", server);
     },
     uninstall(text) {
