@@ -37,19 +37,32 @@ function unique(xs: string[]): string[] {
   return [...new Set(xs)];
 }
 
+/** Where a Resource lives and when it was seen: the fields every Resource starts with. */
+export interface Seen {
+  node_id: string;
+  url: string;
+  fetched_at: string;
+  updated_at: string;
+  etag: string | null;
+}
+
+/** The identity fields of a Resource at `address` (its current, canonical place). */
+export function resourceBase(address: { key: string; owner: string; repo: string }, seen: Seen) {
+  return { ...seen, address: address.key, owner: address.owner, repo: address.repo };
+}
+
 /** An issue or pull request (all continuation pages already appended to its connections). */
 export function itemResource(node: ItemNode, fetchedAt: string): ItemResource {
   const { owner, repo } = splitNameWithOwner(node.repository.nameWithOwner);
   const address = itemAddress(owner, repo, node.number);
   const base = {
-    node_id: node.id,
-    address: address.key,
-    owner: address.owner,
-    repo: address.repo,
-    url: node.url,
-    fetched_at: fetchedAt,
-    updated_at: node.updatedAt,
-    etag: null,
+    ...resourceBase(address, {
+      node_id: node.id,
+      url: node.url,
+      fetched_at: fetchedAt,
+      updated_at: node.updatedAt,
+      etag: null,
+    }),
     number: node.number,
     title: node.title,
     body: node.body,
@@ -96,14 +109,13 @@ export function repositoryResource(
   const address = repositoryAddress(owner, repo);
   return {
     kind: "repository",
-    node_id: node.id,
-    address: address.key,
-    owner: address.owner,
-    repo: address.repo,
-    url: node.url,
-    fetched_at: fetchedAt,
-    updated_at: node.updatedAt,
-    etag: null,
+    ...resourceBase(address, {
+      node_id: node.id,
+      url: node.url,
+      fetched_at: fetchedAt,
+      updated_at: node.updatedAt,
+      etag: null,
+    }),
     description: node.description,
     readme: readme?.text ?? null,
     readme_path: readme?.path ?? null,

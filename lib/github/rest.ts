@@ -22,6 +22,7 @@
 
 import { itemAddress, repositoryAddress } from "../address/key.ts";
 import type { Comment, ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
+import { resourceBase } from "./map.ts";
 import { arr, bool, type Decoded, nullable, num, obj, optional, str } from "./decode.ts";
 import {
   AuthError,
@@ -404,14 +405,13 @@ export class RestSource implements Source {
       : [];
     const address = itemAddress(owner, repo, issue.number);
     const item = {
-      node_id: issue.node_id,
-      address: address.key,
-      owner: address.owner,
-      repo: address.repo,
-      url: issue.html_url,
-      fetched_at: fetchedAt,
-      updated_at: issue.updated_at,
-      etag,
+      ...resourceBase(address, {
+        node_id: issue.node_id,
+        url: issue.html_url,
+        fetched_at: fetchedAt,
+        updated_at: issue.updated_at,
+        etag,
+      }),
       number: issue.number,
       title: issue.title,
       body: issue.body ?? "",
@@ -497,14 +497,13 @@ export class RestSource implements Source {
       status: "ok",
       value: {
         kind: "repository",
-        node_id: r.node_id,
-        address: address.key,
-        owner: address.owner,
-        repo: address.repo,
-        url: r.html_url,
-        fetched_at: fetchedAt,
-        updated_at: updated,
-        etag: res.etag,
+        ...resourceBase(address, {
+          node_id: r.node_id,
+          url: r.html_url,
+          fetched_at: fetchedAt,
+          updated_at: updated,
+          etag: res.etag,
+        }),
         description: r.description,
         readme: readme && readme.encoding === "base64" ? decodeBase64(readme.content) : null,
         readme_path: readme?.path ?? null,

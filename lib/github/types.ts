@@ -68,25 +68,14 @@ export const RepoHead = obj({
 });
 export type RepoHead = Decoded<typeof RepoHead>;
 
+const commentFields = { id: str, author: Actor, createdAt: str, updatedAt: str, body: str };
+
 /** An issue comment. */
-export const CommentNode = obj({
-  id: str,
-  author: Actor,
-  createdAt: str,
-  updatedAt: str,
-  body: str,
-});
+export const CommentNode = obj(commentFields);
 export type CommentNode = Decoded<typeof CommentNode>;
 
 /** A pull request review comment (carries its file path). */
-export const ReviewCommentNode = obj({
-  id: str,
-  author: Actor,
-  createdAt: str,
-  updatedAt: str,
-  body: str,
-  path: str,
-});
+export const ReviewCommentNode = obj({ ...commentFields, path: str });
 export type ReviewCommentNode = Decoded<typeof ReviewCommentNode>;
 
 /** A cross-referenced event: the issue or pull request whose text mentioned this one. */
