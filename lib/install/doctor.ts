@@ -22,7 +22,14 @@ import { type Config, configPath, loadConfig } from "../config.ts";
 import { adapterFor } from "../harness/mod.ts";
 import { SCHEMA_VERSION } from "../store/schema.ts";
 import { HOOK_EVENTS, type Target } from "./harnesses.ts";
-import { contextFor, HARNESS_IDS, type HarnessId, resolvedTargets, type Scope } from "./mod.ts";
+import {
+  contextFor,
+  exists,
+  HARNESS_IDS,
+  type HarnessId,
+  resolvedTargets,
+  type Scope,
+} from "./mod.ts";
 import { shellQuote } from "./command.ts";
 
 /** One line of the report. */
@@ -341,15 +348,6 @@ async function scopeChecks(
   }
   if (serverArgv !== null) out.push(await mcpCheck(label, harness, serverArgv, options, install));
   return out;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Replays a session start through the installed hook command, as the harness's shell would. */

@@ -91,7 +91,8 @@ function absolute(path: string): string {
   return p.replace(/\/+$/, "") || "/";
 }
 
-function exists(path: string): boolean {
+/** Whether a path exists (any kind of file). */
+export function exists(path: string): boolean {
   try {
     Deno.statSync(path);
     return true;
