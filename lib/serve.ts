@@ -78,22 +78,57 @@ export class MemberCache {
   >();
   constructor(readonly capacity = 8, readonly ttlMs = 60_000) {}
 
-  /** The members of `listing`, from the cache when fresh, else from `store`. */
-  async members(store: Store, listing: Listing, nowMs: number): Promise<ListingMember[]> {
+  /** The cached members of this version of `listing`, or null. */
+  get(listing: Listing, nowMs: number): ListingMember[] | null {
     const hit = this.#entries.get(listing.key);
+    if (!hit || hit.fetched_at !== listing.fetched_at || nowMs - hit.at >= this.ttlMs) return null;
+    // Re-insert: Maps iterate in insertion order, so the first key is the least recently used.
     this.#entries.delete(listing.key);
-    if (hit && hit.fetched_at === listing.fetched_at && nowMs - hit.at < this.ttlMs) {
-      this.#entries.set(listing.key, hit);
-      return hit.members;
-    }
-    const members = await store.listingMembers(listing.key);
+    this.#entries.set(listing.key, hit);
+    return hit.members;
+  }
+
+  /** Keeps every member of `listing`, evicting the least recently used entry when full. */
+  put(listing: Listing, nowMs: number, members: ListingMember[]): void {
+    this.#entries.delete(listing.key);
     this.#entries.set(listing.key, { fetched_at: listing.fetched_at, at: nowMs, members });
-    // Maps iterate in insertion order: the first key is the least recently used.
     if (this.#entries.size > this.capacity) {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
-    return members;
   }
+}
+
+/** Members read per store call when only the first `limit` matches are wanted. */
+const CHUNK = 1_000;
+
+/**
+ * The members of `source` matching the asked filters, at most `limit` of
+ * them. With a limit, reading stops once that many matched (a `gh issue
+ * list --label bug` asks for 30: no need to read 10,000 rows); without one,
+ * the whole listing is read, and kept in `cache` for the next question.
+ */
+async function matchingMembers(
+  store: Store,
+  source: Listing,
+  asked: ListingAddress,
+  cache: MemberCache | undefined,
+): Promise<ListingMember[]> {
+  const keep = (m: ListingMember) => memberMatches(asked.filters, m);
+  const nowMs = Date.now();
+  const cached = cache?.get(source, nowMs);
+  if (cached) return cached.filter(keep).slice(0, asked.limit ?? undefined);
+  if (asked.limit === null) {
+    const all = await store.listingMembers(source.key);
+    cache?.put(source, nowMs, all);
+    return all.filter(keep);
+  }
+  const out: ListingMember[] = [];
+  for (let offset = 0; out.length < asked.limit && offset < source.member_count; offset += CHUNK) {
+    for (const m of await store.listingMembers(source.key, { offset, limit: CHUNK })) {
+      if (keep(m) && out.length < asked.limit) out.push(m);
+    }
+  }
+  return out;
 }
 
 /** An answer: the outcome, the canonical key asked, the text for a model or person, and JSON. */
@@ -221,10 +256,7 @@ async function findListing(
       ? await store.listingMembers(source.key, { offset: p.offset, limit: p.count })
       : [];
   } else {
-    const members = cache
-      ? await cache.members(store, source, Date.now())
-      : await store.listingMembers(source.key);
-    const all = members.filter((m) => memberMatches(asked.filters, m));
+    const all = await matchingMembers(store, source, asked, cache);
     matched = Math.min(all.length, cap);
     p = paging(matched, ROWS_PER_PAGE, page);
     rows = all.slice(p.offset, p.offset + p.count);

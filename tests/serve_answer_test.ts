@@ -53,6 +53,33 @@ Deno.test("answer: the asked limit caps the rows of a hit and of a subsumed answ
   });
 });
 
+Deno.test("answer: a limited subsumed answer reads across chunks until it has enough", async () => {
+  await withStore(async (store) => {
+    const nums = Array.from({ length: 2500 }, (_, i) => i + 1);
+    for (let i = 0; i < nums.length; i += 500) {
+      await store.putResources(
+        nums.slice(i, i + 500).map((n) => ({
+          resource: issue("o", "r", n, { labels: n % 2 ? ["bug"] : ["docs"], comments: 0 }),
+        })),
+      );
+    }
+    await seedListing(store, "o", "r", "issues", { state: "all" }, nums);
+    const opts = { userId: "alice", now: NOW };
+    const asked = listingAddress("o", "r", "issues", { labels: ["docs"] }, 1100);
+    const j = (await answer(store, asked, { ...opts, page: 11 })).json as {
+      matched: number;
+      members: { number: number }[];
+    };
+    assert.equal(j.matched, 1100);
+    assert.deepEqual(
+      j.members.map((m) => m.number),
+      nums.filter((n) => n % 2 === 0).slice(1000, 1100),
+    );
+    const few = listingAddress("o", "r", "issues", { labels: ["docs"] }, 3000);
+    assert.equal(((await answer(store, few, opts)).json as { matched: number }).matched, 1250);
+  });
+});
+
 Deno.test("MemberCache: a re-fetched listing is served fresh; an entry expires", async () => {
   await withStore(async (store) => {
     await store.putResources([1, 2, 3].map((n) => ({ resource: issue("o", "r", n) })));
