@@ -66,7 +66,9 @@ function envOf(): Record<string, string | undefined> {
 export function ownInvocation(command?: string): Invocation {
   return invocation({
     execPath: Deno.execPath(),
-    mainUrl: new URL("../../main.ts", import.meta.url).href,
+    // The entry this process was started from: main.ts in a checkout, or the
+    // module a `deno install -g` shim runs.
+    mainUrl: Deno.mainModule,
     override: command,
   });
 }
