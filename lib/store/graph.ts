@@ -334,17 +334,27 @@ export class GraphStore implements Store {
       }
     }
     const pairs = stale.map((s) => ({ into: s.into, stale: s.stale }));
-    const ids = rows.map((r) => r.node_id);
+    // A refetch clears what the new version may no longer have; a new Resource has nothing to clear.
+    const refetched = rows.filter((r) => before.has(r.node_id as string));
+    const kinds = (["repository", "issue", "pull_request"] as const).map((kind) =>
+      [kind, rows.filter((r) => r.kind === kind)] as const
+    );
     const steps: [string, Params][] = [
-      [Q.UPSERT_RESOURCES, { rows }],
+      ...kinds.filter(([, of]) => of.length).map(([kind, of]): [string, Params] => [
+        Q.UPSERT[kind],
+        { rows: of },
+      ]),
       ...(pairs.length ? Q.ABSORB.map((q): [string, Params] => [q, { pairs }]) : []),
       [Q.SET_ALIASES[0], { addresses: rows.map((r) => r.address) }],
-      [Q.SET_ALIASES[1], { aliases }],
-      [Q.CONTAIN, { rows }],
-      [Q.PUT_COMMENTS[0], { rows }],
-      [Q.PUT_COMMENTS[1], { comments }],
-      [Q.CLEAR_EDGES, { ids }],
-      [Q.LINK_REFERENCES, { refs }],
+      ...(aliases.length ? [[Q.SET_ALIASES[1], { aliases }] as [string, Params]] : []),
+      ...(refetched.length
+        ? [
+          [Q.PUT_COMMENTS[0], { rows: refetched }] as [string, Params],
+          [Q.CLEAR_EDGES, { ids: refetched.map((r) => r.node_id) }] as [string, Params],
+        ]
+        : []),
+      ...(comments.length ? [[Q.PUT_COMMENTS[1], { comments }] as [string, Params]] : []),
+      ...(refs.length ? [[Q.LINK_REFERENCES, { refs }] as [string, Params]] : []),
       [Q.BACKFILL[0], { keys }],
       [Q.BACKFILL[1], { keys }],
     ];

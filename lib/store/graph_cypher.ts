@@ -128,14 +128,37 @@ MATCH (s:Resource {address: c.key})
 WHERE s.node_id <> c.node_id
 RETURN DISTINCT c.node_id AS into, s.node_id AS stale`;
 
-/** Upserts Resources on node_id, replacing their properties, with their kind's label. */
-export const UPSERT_RESOURCES = `
+/**
+ * Upserts items of one kind on node_id, replacing their properties, and hangs
+ * each under its repository when that is stored.
+ */
+const UPSERT_ITEMS = (label: "Issue" | "PullRequest", rel: "HAS_ISSUE" | "HAS_PULL_REQUEST") => `
 UNWIND $rows AS r
 MERGE (n:Resource {node_id: r.node_id})
-SET n = r.props
-${WHEN("r.kind = 'repository'", "SET n:Repository")}
-${WHEN("r.kind = 'issue'", "SET n:Issue")}
-${WHEN("r.kind = 'pull_request'", "SET n:PullRequest")}`;
+SET n = r.props, n:${label}
+WITH n
+OPTIONAL MATCH (p:Resource {address: n.repo_address})
+WHERE p:Repository
+FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | MERGE (x)-[:${rel}]->(n))`;
+
+/** Upserts per kind: one statement for each kind present in a batch. */
+export const UPSERT = {
+  issue: UPSERT_ITEMS("Issue", "HAS_ISSUE"),
+  pull_request: UPSERT_ITEMS("PullRequest", "HAS_PULL_REQUEST"),
+  /** A repository arriving after its items and Listings collects them. */
+  repository: `
+UNWIND $rows AS r
+MERGE (n:Resource {node_id: r.node_id})
+SET n = r.props, n:Repository
+WITH n
+OPTIONAL MATCH (i:Resource {repo_address: n.address})
+WHERE i <> n
+${WHEN("i:Issue", "MERGE (n)-[:HAS_ISSUE]->(i)")}
+${WHEN("i:PullRequest", "MERGE (n)-[:HAS_PULL_REQUEST]->(i)")}
+WITH DISTINCT n
+OPTIONAL MATCH (l:Listing {repo_address: n.address})
+FOREACH (x IN CASE WHEN l IS NULL THEN [] ELSE [l] END | MERGE (x)-[:LISTS_FROM]->(n))`,
+} as const;
 
 /**
  * Folding a stale Resource into the one that claims its address: Listings,
@@ -192,26 +215,9 @@ export const SET_ALIASES = [
 ] as const;
 
 /**
- * Containment: an item hangs under its stored repository; a repository
- * arriving after its items and Listings collects them.
+ * Comments: on a refetch the ones no longer in a thread go; then each is
+ * upserted on node_id under its Resource.
  */
-export const CONTAIN = `
-UNWIND $rows AS r
-MATCH (n:Resource {node_id: r.node_id})
-OPTIONAL MATCH (p:Resource {address: n.repo_address})
-WHERE p:Repository AND p <> n
-${WHEN("p IS NOT NULL AND r.kind = 'issue'", "MERGE (p)-[:HAS_ISSUE]->(n)")}
-${WHEN("p IS NOT NULL AND r.kind = 'pull_request'", "MERGE (p)-[:HAS_PULL_REQUEST]->(n)")}
-WITH DISTINCT n, r WHERE r.kind = 'repository'
-OPTIONAL MATCH (i:Resource {repo_address: r.address})
-WHERE i <> n
-${WHEN("i:Issue", "MERGE (n)-[:HAS_ISSUE]->(i)")}
-${WHEN("i:PullRequest", "MERGE (n)-[:HAS_PULL_REQUEST]->(i)")}
-WITH DISTINCT n, r
-OPTIONAL MATCH (l:Listing {repo_address: r.address})
-FOREACH (x IN CASE WHEN l IS NULL THEN [] ELSE [l] END | MERGE (x)-[:LISTS_FROM]->(n))`;
-
-/** Comments: the ones no longer in a thread go, the others are upserted on node_id. */
 export const PUT_COMMENTS = [
   `UNWIND $rows AS r
    MATCH (:Resource {node_id: r.node_id})-[:HAS_COMMENT]->(c:Comment)
@@ -221,11 +227,6 @@ export const PUT_COMMENTS = [
    MATCH (n:Resource {node_id: c.parent})
    MERGE (m:Comment {node_id: c.props.node_id})
    SET m = c.props
-   WITH n, m
-   OPTIONAL MATCH (o:Resource)-[x:HAS_COMMENT]->(m)
-   WHERE o <> n
-   DELETE x
-   WITH DISTINCT n, m
    MERGE (n)-[:HAS_COMMENT]->(m)`,
 ] as const;
 
