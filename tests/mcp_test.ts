@@ -449,7 +449,7 @@ Deno.test("two users on one store each see only their own Cache Reads", async ()
   const store = openEmbeddedStore(alice.dbPath);
   await store.putResources([{ resource: issue(O, R, 1) }]);
   const a = await connect(alice, "claude-code", { CLAUDE_CODE_SESSION_ID: "sess-alice" });
-  const b = await connect(bob);
+  const b = await connect(bob, "codex-mcp-client");
   try {
     assert.match((await ask(a, `github:${O}/${R}#1`)).text, /^rgraph: hit /);
     assert.match(
@@ -462,9 +462,9 @@ Deno.test("two users on one store each see only their own Cache Reads", async ()
     assert.deepEqual(mine.map((x) => [x.user_id, x.address, x.outcome, x.session_id, x.harness]), [
       ["alice", `github:${O}/${R}#1`, "hit", "sess-alice", "claude-code"],
     ]);
-    assert.deepEqual(theirs.map((x) => [x.user_id, x.outcome, x.session_id]), [
-      ["bob", "hit", null],
-      ["bob", "miss", null],
+    assert.deepEqual(theirs.map((x) => [x.user_id, x.outcome, x.session_id, x.harness]), [
+      ["bob", "hit", null, "codex"],
+      ["bob", "miss", null, "codex"],
     ]);
   } finally {
     await a.close();
