@@ -129,7 +129,13 @@ Deno.test("doctor with a rejected token (--online) says so", async () => {
 Deno.test("doctor finds a broken hook command, a broken MCP command, an unparseable harness file and a harness without rgraph", async () => {
   const box = await sandbox({ extra: `[github]\ntoken = "t"\n` });
   try {
-    const dir = await project(box, "claude-code", "cursor");
+    const dir = await project(box, "claude-code", "cursor", "codex");
+    // The user switched Codex's hooks off.
+    const codexConfig = `${dir}/.codex/config.toml`;
+    await Deno.writeTextFile(
+      codexConfig,
+      (await Deno.readTextFile(codexConfig)).replace(/^hooks = true.*$/m, "hooks = false"),
+    );
     // The binary moved: the hook and the server point at nothing.
     const settingsPath = `${dir}/.claude/settings.json`;
     const settings = JSON.parse(await Deno.readTextFile(settingsPath));
@@ -161,6 +167,11 @@ Deno.test("doctor finds a broken hook command, a broken MCP command, an unparsea
     assert.equal(cursor.ok, false);
     assert.match(cursor.detail, /hooks\.json: .*(end|line)/);
     assert.ok(find(checks, "cursor (project) MCP server").ok);
+
+    const codex = find(checks, "codex (project) hooks enabled");
+    assert.equal(codex.ok, false);
+    assert.match(codex.fix, /set hooks = true in .*config\.toml/);
+    assert.ok(find(checks, "codex (project) hook probe").ok);
 
     const gemini = find(checks, "gemini");
     assert.equal(gemini.ok, false);

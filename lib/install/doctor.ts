@@ -31,6 +31,7 @@ import {
   type Scope,
 } from "./mod.ts";
 import { shellQuote } from "./command.ts";
+import { parseToml } from "./toml_edit.ts";
 
 /** One line of the report. */
 export interface Check {
@@ -341,6 +342,18 @@ async function scopeChecks(
           fail(`${label} MCP server`, problem || `${target.path}: no rgraph server`, install),
         );
       } else serverArgv = seen.server;
+      if (harness === "codex" && !problem) {
+        const off = codexHooksOff(Deno.readTextFileSync(target.path));
+        if (off) {
+          out.push(
+            fail(
+              `${label} hooks enabled`,
+              `${target.path} sets [features] ${off} = false`,
+              `set ${off} = true in ${target.path}`,
+            ),
+          );
+        }
+      }
     }
   }
   if (sessionCommand !== null) {
@@ -348,6 +361,16 @@ async function scopeChecks(
   }
   if (serverArgv !== null) out.push(await mcpCheck(label, harness, serverArgv, options, install));
   return out;
+}
+
+/** The feature key that switches Codex's hooks off in this config.toml, if any. */
+function codexHooksOff(text: string): string | null {
+  try {
+    const features = parseToml(text).features as Record<string, unknown> | undefined;
+    return ["hooks", "codex_hooks"].find((k) => features?.[k] === false) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** Replays a session start through the installed hook command, as the harness's shell would. */
