@@ -26,7 +26,6 @@ import {
 } from "../lib/address/mod.ts";
 import { readGitRemote } from "../lib/git_remote.ts";
 import { isMemoryRead, touchesFor } from "../lib/touch.ts";
-import { openEmbeddedStore } from "../lib/store/sqlite.ts";
 import { nudgeText, SESSION_HINT } from "../lib/nudge.ts";
 import type { Address } from "../lib/types.ts";
 
@@ -108,6 +107,8 @@ async function capture(
   if (!userId) log("no [identity] user_id in the config file: nothing recorded");
   if (!userId && !wantsNudge) return null;
 
+  // Loaded only now: most tool calls name nothing on GitHub and never pay for SQLite.
+  const { openEmbeddedStore } = await import("../lib/store/sqlite.ts");
   const store = openEmbeddedStore(config.store.path);
   try {
     if (userId) {
