@@ -183,8 +183,34 @@ function notesFor(harness: HarnessId, ctx: Context, byPath: Map<string, Target[]
   if (harness === "grok" && project) {
     notes.push("Grok Build runs project hooks after /hooks-trust (or --trust).");
   }
+  // Grok reads Claude Code's and Cursor's hook files too, and Cursor can read
+  // Claude Code's: the same tool call then reaches rgraph twice.
+  const alsoRuns: Partial<Record<HarnessId, HarnessId[]>> = {
+    grok: ["claude-code", "cursor"],
+    cursor: ["claude-code"],
+  };
+  for (const other of alsoRuns[harness] ?? []) {
+    if (hasRgraphHooks(other, ctx)) {
+      notes.push(
+        `${harness} also runs ${other}'s hooks, where rgraph is installed too: ` +
+          `its tool calls may be recorded twice (uninstall one if you see doubles in 'rgraph touches').`,
+      );
+    }
+  }
   if (harness === "opencode") notes.push("Restart OpenCode to load the plugin.");
   return notes;
+}
+
+/** Whether rgraph's hooks are installed for `harness` in this context. */
+function hasRgraphHooks(harness: HarnessId, ctx: Context): boolean {
+  return resolvedTargets(harness, ctx).some((t) => {
+    const text = t.what === "hooks" ? read(t.path) : null;
+    try {
+      return text !== null && Object.values(t.inspect(text).hooks ?? {}).some((c) => c !== null);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The unified diff of every change in a plan. */
