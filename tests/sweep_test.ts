@@ -49,11 +49,17 @@ interface World {
 let toolUse = 0;
 
 async function world(
-  options: { token?: string | null; anonymousLimit?: number; latencyMs?: number } = {},
+  options: {
+    token?: string | null;
+    anonymousLimit?: number;
+    graphqlLimit?: number;
+    latencyMs?: number;
+  } = {},
 ): Promise<World> {
   const gh = await startEmulator({
     latencyMs: options.latencyMs ?? 0,
     anonymousLimit: options.anonymousLimit,
+    graphqlLimit: options.graphqlLimit,
   });
   const token = options.token === undefined ? gh.token : options.token;
   const extra = `[github]\n${token ? `token = "${token}"\n` : ""}api_url = "${gh.apiUrl}"\n` +
@@ -552,6 +558,101 @@ Deno.test("two Sweeps at once never fetch the same thing twice", async () => {
     );
     assert.equal(a.requests + b.requests, w.gh.requests().total);
     assert.ok((await w.touches()).every((t) => t.status === "resolved"));
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("without a configured token, a logged-in gh CLI supplies one for the configured host", async () => {
+  const w = await world({ token: null });
+  try {
+    // A stand-in `gh` that answers only `gh auth token --hostname 127.0.0.1`.
+    const bin = `${w.sb.dir}/bin`;
+    await Deno.mkdir(bin);
+    await Deno.writeTextFile(
+      `${bin}/gh`,
+      `#!/bin/sh\n[ "$*" = "auth token --hostname 127.0.0.1" ] && echo ${w.gh.token} && exit 0\nexit 1\n`,
+    );
+    await Deno.chmod(`${bin}/gh`, 0o755);
+    await w.fetched(`gh issue view 3 -R ${BIG}`);
+    const r = await w.sb.rgraph(["sweep", "--json"], {
+      env: { PATH: `${bin}:${Deno.env.get("PATH")}` },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout) as SweepSummary;
+    assert.equal(s.source, "graphql");
+    assert.equal(s.resolved, 1);
+    assert.ok(!r.stdout.includes(w.gh.token) && !r.stderr.includes(w.gh.token));
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("GraphQL rate limit: the rest stays pending, and later Sweeps (after resets) finish", async () => {
+  const w = await world({ graphqlLimit: 4 });
+  try {
+    for (const n of [3, 5, 6]) await w.fetched(`gh issue view ${n} -R ${BIG}`);
+    await w.fetched(`gh repo view ${BIG}`);
+    await w.fetched(`gh issue list -R ${PY} --limit 5`);
+    const first = await w.sweep();
+    assert.equal(first.rate_limited, true, JSON.stringify(first));
+    assert.ok(first.pending > 0);
+    assert.deepEqual(first.unresolved, {});
+    let left = first.pending;
+    for (let run = 0; left > 0 && run < 5; run++) {
+      w.gh.resetBudget();
+      const next = await w.sweep();
+      assert.equal(next.touches, left, "every Touch given back is taken up");
+      assert.ok(next.resolved > 0, JSON.stringify(next));
+      left = next.pending;
+    }
+    const touches = await w.touches();
+    assert.ok(touches.every((t) => t.status === "resolved"), JSON.stringify(touches));
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("search listings (free text, several labels) and pull request listings, at full depth", async () => {
+  const w = await world();
+  try {
+    const phrase = FACTS.big.searchPhrase;
+    await w.fetched(`gh issue list -R ${BIG} --search "${phrase.text}" --limit 50`);
+    await w.fetched(
+      `gh issue list -R ${BIG} --label "${FACTS.big.goodFirstIssue.label}" --limit 100`,
+    );
+    await w.fetched(`gh pr list -R ${BIG} --state merged --limit 100`);
+    const s = await w.sweep();
+    assert.equal(s.resolved, 3, JSON.stringify(s));
+    const listings = await w.read((st) =>
+      st.findListings(FACTS.big.owner, FACTS.big.name, "issues")
+    );
+    const text = listings.find((l) => l.filters.q !== undefined);
+    assert.equal(text?.total_count, phrase.open);
+    assert.equal(text?.fully_expanded, true);
+    const label = listings.find((l) => l.filters.labels.length === 1);
+    assert.equal(label?.member_count, FACTS.big.goodFirstIssue.open);
+    const pulls = await w.read((st) => st.findListings(FACTS.big.owner, FACTS.big.name, "pulls"));
+    assert.equal(pulls[0]?.member_count, FACTS.big.pulls.merged);
+    const members = await w.read((st) => st.listingMembers(pulls[0].key));
+    assert.ok(members.every((m) => m.kind === "pull_request" && m.state === "merged"));
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("a PROMPTED Listing that a stored, broader fully expanded one answers costs no request", async () => {
+  const w = await world();
+  try {
+    await w.fetched(`gh issue list -R ${PY} --state all --limit 100`);
+    await w.sweep();
+    w.gh.resetCounts();
+    await w.prompted(`Triage https://github.com/${PY}/issues?q=is%3Aissue+is%3Aopen+label%3Abug`);
+    const s = await w.sweep();
+    assert.equal(w.gh.requests().total, 0);
+    assert.equal(s.resolved, 1, JSON.stringify(s));
+    const t = (await w.touches()).find((x) => x.address.includes("label=bug"));
+    assert.equal(t?.target, `github:${PY}/issues?state=all`);
   } finally {
     await w.close();
   }
