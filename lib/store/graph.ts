@@ -192,6 +192,28 @@ export class GraphStore implements Store {
     }
   }
 
+  /**
+   * One read statement as an auto-commit transaction: one round trip, where a
+   * managed transaction needs a second for its commit. Reads never conflict,
+   * so they need no retry.
+   */
+  async #read(query: string, params: Params = {}): Promise<Props[]> {
+    const session = this.#session();
+    try {
+      this.#counts.statements++;
+      this.#counts.transactions++;
+      const result = await session.run(query, bolt(params) as Params);
+      return result.records.map((r) => r.toObject() as Props);
+    } catch (e) {
+      if (isUnreachable(e)) {
+        throw new StoreUnavailableError(`${this.#target.url}: ${firstLine(e)}`, e);
+      }
+      throw e;
+    } finally {
+      await session.close();
+    }
+  }
+
   #runner(tx: ManagedTransaction): Runner {
     return async (query, params = {}) => {
       this.#counts.statements++;
@@ -222,23 +244,17 @@ export class GraphStore implements Store {
     for (const t of touches) requireUser(t.user_id);
     if (touches.length === 0) return 0;
     const rows = touches.map((t) => touchProps(t, this.#nextSeq()));
-    return await this.#tx("write", async (run) => {
-      const fresh = await run(Q.RECORD_TOUCHES, { rows });
-      const ids = fresh.map((r) => r.id);
-      if (ids.length) await run(Q.LINK_TOUCHES, { ids });
-      return ids.length;
-    });
+    return await this.#tx("write", async (run) => (await run(Q.RECORD_TOUCHES, { rows })).length);
   }
 
   async listTouches(userId: string, query: TouchQuery = {}): Promise<Touch[]> {
     requireUser(userId);
-    const rows = await this.#tx("read", (run) =>
-      run(Q.LIST_TOUCHES, {
-        user: userId,
-        session: query.session_id ?? null,
-        since: query.since ?? null,
-        status: query.status ?? null,
-      }));
+    const rows = await this.#read(Q.LIST_TOUCHES, {
+      user: userId,
+      session: query.session_id ?? null,
+      since: query.since ?? null,
+      status: query.status ?? null,
+    });
     return rows.map((r) => decodeTouch(nodeProps(r.t)));
   }
 
@@ -363,7 +379,7 @@ export class GraphStore implements Store {
   }
 
   async getResource(address: string): Promise<Resource | null> {
-    const rows = await this.#tx("read", (run) => run(Q.GET_RESOURCE, { key: address }));
+    const rows = await this.#read(Q.GET_RESOURCE, { key: address });
     if (rows.length === 0) return null;
     const comments = (rows[0].comments as unknown[]).map(nodeProps);
     return decodeResource(nodeProps(rows[0].n), comments);
@@ -373,7 +389,7 @@ export class GraphStore implements Store {
   async getResources(addresses: string[]): Promise<Map<string, Resource>> {
     const out = new Map<string, Resource>();
     if (addresses.length === 0) return out;
-    const rows = await this.#tx("read", (run) => run(Q.GET_RESOURCES, { keys: addresses }));
+    const rows = await this.#read(Q.GET_RESOURCES, { keys: addresses });
     for (const r of rows) {
       out.set(
         r.k as string,
@@ -386,7 +402,7 @@ export class GraphStore implements Store {
   async getHeads(addresses: string[]): Promise<Map<string, ResourceHead>> {
     const heads = new Map<string, ResourceHead>();
     if (addresses.length === 0) return heads;
-    const rows = await this.#tx("read", (run) => run(Q.GET_HEADS, { keys: addresses }));
+    const rows = await this.#read(Q.GET_HEADS, { keys: addresses });
     for (const r of rows) {
       heads.set(r.k as string, {
         node_id: r.node_id as string,
@@ -408,7 +424,7 @@ export class GraphStore implements Store {
   }
 
   async edges(address: string): Promise<Edge[]> {
-    const rows = await this.#tx("read", (run) => run(Q.EDGES, { key: address }));
+    const rows = await this.#read(Q.EDGES, { key: address });
     if (rows.length === 0) return [];
     const seen = new Map<string, Edge>();
     for (
@@ -453,16 +469,15 @@ export class GraphStore implements Store {
   }
 
   async getListing(key: string): Promise<Listing | null> {
-    const rows = await this.#tx("read", (run) => run(Q.GET_LISTING, { key }));
+    const rows = await this.#read(Q.GET_LISTING, { key });
     return rows.length ? decodeListing(nodeProps(rows[0].l)) : null;
   }
 
   async findListings(owner: string, repo: string, kind: ListingKind): Promise<Listing[]> {
-    const rows = await this.#tx("read", (run) =>
-      run(Q.FIND_LISTINGS, {
-        repo: `github:${owner.toLowerCase()}/${repo.toLowerCase()}`,
-        kind,
-      }));
+    const rows = await this.#read(Q.FIND_LISTINGS, {
+      repo: `github:${owner.toLowerCase()}/${repo.toLowerCase()}`,
+      kind,
+    });
     return rows.map((r) => decodeListing(nodeProps(r.l)));
   }
 
@@ -472,7 +487,7 @@ export class GraphStore implements Store {
   ): Promise<ListingMember[]> {
     const from = Math.max(0, range?.offset ?? 0);
     const to = range ? from + Math.max(0, range.limit) : Number.MAX_SAFE_INTEGER;
-    const rows = await this.#tx("read", (run) => run(Q.LISTING_MEMBERS, { key, from, to }));
+    const rows = await this.#read(Q.LISTING_MEMBERS, { key, from, to });
     return rows.map((r) => {
       const n = nodeProps(r.n);
       return {
@@ -541,13 +556,13 @@ export class GraphStore implements Store {
 
   /** Address, fetch time and GitHub update time of every stored Resource. */
   async allHeads(): Promise<{ address: string; fetched_at: string; updated_at: string }[]> {
-    const rows = await this.#tx("read", (run) => run(Q.ALL_HEADS));
+    const rows = await this.#read(Q.ALL_HEADS);
     return rows as { address: string; fetched_at: string; updated_at: string }[];
   }
 
   /** Every stored Listing. */
   async allListings(): Promise<Listing[]> {
-    const rows = await this.#tx("read", (run) => run(Q.ALL_LISTINGS));
+    const rows = await this.#read(Q.ALL_LISTINGS);
     return rows.map((r) => decodeListing(nodeProps(r.l)));
   }
 
@@ -557,7 +572,7 @@ export class GraphStore implements Store {
    * diagnostics that look at the graph as another component would.
    */
   async cypher(query: string, params: Params = {}): Promise<Props[]> {
-    const rows = await this.#tx("read", (run) => run(query, params));
+    const rows = await this.#read(query, params);
     return rows.map((r) => {
       const out: Props = {};
       for (const [k, v] of Object.entries(r)) out[k] = plain(v);

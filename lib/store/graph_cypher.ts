@@ -23,25 +23,12 @@ const WHEN = (cond: string, write: string) =>
 
 // --- Touches ---------------------------------------------------------------------
 
-/** Creates new Touches (skipping known ids) with their Session; returns the new ids. */
-export const RECORD_TOUCHES = `
-UNWIND $rows AS r
-MERGE (t:Touch {id: r.id})
-ON CREATE SET t += r, t.fresh = true
-WITH t WHERE t.fresh = true
-REMOVE t.fresh
-FOREACH (sid IN CASE WHEN t.session_id IS NULL THEN [] ELSE [t.session_id] END |
-  MERGE (s:Session {session_id: sid}) MERGE (t)-[:IN_SESSION]->(s))
-RETURN t.id AS id`;
-
 /**
- * Draws a Touch's joins to nodes that exist: the Resource or Listing it
+ * Draws a Touch's (`t`) joins to nodes that exist: the Resource or Listing it
  * names (`TOUCHED`), and the soft joins to the actions component's tool call
  * and agent (matched, never created).
  */
-export const LINK_TOUCHES = `
-UNWIND $ids AS id
-MATCH (t:Touch {id: id})
+const JOIN_TOUCH = `
 OPTIONAL MATCH (ac:Action {tool_use_id: t.tool_use_id})
 OPTIONAL MATCH (ag:Agent {agent_id: t.agent_id})
 OPTIONAL MATCH (d:Resource {address: t.target})
@@ -52,6 +39,28 @@ WITH t, collect(DISTINCT ac) AS acs, collect(DISTINCT ag) AS ags,
 FOREACH (x IN acs | MERGE (t)-[:CAUSED_BY]->(x))
 FOREACH (x IN ags | MERGE (t)-[:BY_AGENT]->(x))
 FOREACH (x IN targets | MERGE (t)-[:TOUCHED]->(x))`;
+
+/**
+ * Creates new Touches (skipping known ids) with their Session and joins, in
+ * one statement; returns the new ids.
+ */
+export const RECORD_TOUCHES = `
+UNWIND $rows AS r
+MERGE (t:Touch {id: r.id})
+ON CREATE SET t += r, t.fresh = true
+WITH t WHERE t.fresh = true
+REMOVE t.fresh
+FOREACH (sid IN CASE WHEN t.session_id IS NULL THEN [] ELSE [t.session_id] END |
+  MERGE (s:Session {session_id: sid}) MERGE (t)-[:IN_SESSION]->(s))
+WITH t
+${JOIN_TOUCH}
+RETURN t.id AS id`;
+
+/** Draws the joins of settled Touches. */
+export const LINK_TOUCHES = `
+UNWIND $ids AS id
+MATCH (t:Touch {id: id})
+${JOIN_TOUCH}`;
 
 /** One user's Touches, oldest first. */
 export const LIST_TOUCHES = `
