@@ -204,7 +204,7 @@ export class GraphqlSource implements Source {
     for (const [n, node] of found) {
       out.set(n, { status: "ok", value: itemResource(node, fetchedAt) });
     }
-    for (const n of missing) out.set(n, await this.#moved(owner, repo, n));
+    await Promise.all(missing.map(async (n) => out.set(n, await this.#moved(owner, repo, n))));
     return out;
   }
 
