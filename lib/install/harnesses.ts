@@ -82,8 +82,10 @@ export interface Target {
   format: "json" | "jsonc" | "toml" | "js";
   /** The file's new text after installing (text `null`: the file is absent). */
   install(text: string | null): string;
-  /** The file's text after uninstalling; `null` when nothing but rgraph's scaffolding is left. */
-  uninstall(text: string): string | null;
+  /** The file's text after uninstalling. */
+  uninstall(text: string): string;
+  /** True when what is left is only what rgraph writes into a file it creates: the file can go. */
+  leftover(text: string): boolean;
   /** Hooks: the installed command per event (null where missing); MCP: the server argv. */
   inspect(text: string): { hooks?: Record<string, string | null>; server?: string[] | null };
   /** Other files that may hold this config instead; the first that exists is used. */
@@ -177,9 +179,9 @@ function hooksTarget(
     },
     uninstall(text) {
       parsed(text, format);
-      const t = removeOurs(text, jsonc, (v) => ourEntry(v) || ourHandler(v));
-      return onlyScaffold(t, jsonc, style.scaffold) ? null : t;
+      return removeOurs(text, jsonc, (v) => ourEntry(v) || ourHandler(v));
     },
+    leftover: (text) => onlyScaffold(text, jsonc, style.scaffold),
     inspect(text) {
       const doc = parsed(text, format);
       const hooks: Record<string, string | null> = {};
@@ -225,9 +227,9 @@ function mcpJsonTarget(
     },
     uninstall(text) {
       parsed(text, format);
-      const t = removeOurs(text, jsonc, ours);
-      return onlyScaffold(t, jsonc, scaffold) ? null : t;
+      return removeOurs(text, jsonc, ours);
     },
+    leftover: (text) => onlyScaffold(text, jsonc, scaffold),
     inspect(text) {
       parsed(text, format);
       const v = valueAt(text, jsonc, [...container(text), "rgraph"]);
@@ -265,8 +267,9 @@ function tomlMcpTarget(
       let t = isObj(mcp) && isRgraphServer(serverArgv(mcp)) ? removeTable(text, table) : text;
       if (codexFeature) t = removeMarked(t);
       parseToml(t);
-      return t.trim() === "" ? null : t;
+      return t;
     },
+    leftover: (text) => text.trim() === "",
     inspect(text) {
       const doc = parseToml(text);
       const mcp = isObj(doc.mcp_servers) ? doc.mcp_servers.rgraph : undefined;
@@ -302,7 +305,8 @@ function pluginTarget(path: string, source: string, inv: Invocation): Target {
     what: "plugin",
     format: "js",
     install: () => text,
-    uninstall: (t) => argvOf(t) === null ? t : null,
+    uninstall: (t) => argvOf(t) === null ? t : "",
+    leftover: (t) => t === "",
     inspect: (t) => ({ server: argvOf(t) }),
   };
 }

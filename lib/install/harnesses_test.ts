@@ -85,7 +85,8 @@ Deno.test("Copilot's hook commands pass the event; a dedicated file rgraph creat
     bash: "/opt/bin/rgraph hook copilot --event preToolUse",
     timeoutSec: 5,
   }]);
-  assert.equal(hooks.uninstall(hooks.install(null)), null);
+  assert.ok(hooks.leftover(hooks.uninstall(hooks.install(null))));
+  assert.ok(!hooks.leftover('{"version": 1, "hooks": {"stop": []}}'));
   assert.deepEqual(hooks.inspect(hooks.install(null)).hooks, {
     sessionStart: "/opt/bin/rgraph hook copilot --event sessionStart",
     userPromptSubmitted: "/opt/bin/rgraph hook copilot --event userPromptSubmitted",
@@ -111,7 +112,7 @@ Deno.test("OpenCode: a V2 config gets the server under mcp.servers; the plugin r
     command: ["/opt/bin/rgraph", "serve-mcp"],
     enabled: true,
   });
-  assert.deepEqual(JSON.parse(mcp.uninstall(mcp.install(v2))!), {});
+  assert.deepEqual(JSON.parse(mcp.uninstall(mcp.install(v2))), {});
   const fresh = JSON.parse(mcp.install(null));
   assert.equal(fresh.$schema, "https://opencode.ai/config.json");
   assert.deepEqual(fresh.mcp.rgraph.command, ["/opt/bin/rgraph", "serve-mcp"]);
@@ -131,6 +132,6 @@ Deno.test("Codex: hooks switched off by the user stay off; Gemini settings keep 
   let t = text;
   for (const g of gemini) t = g.install(t);
   assert.match(t, /\/\/ mine[\s\S]*\/\* and this \*\//);
-  for (const g of gemini) t = g.uninstall(t) ?? "";
+  for (const g of gemini) t = g.uninstall(t);
   assert.equal(t, text);
 });

@@ -93,6 +93,14 @@ function absolute(path: string): string {
   return p.replace(/\/+$/, "") || "/";
 }
 
+function isSymlink(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isSymlink;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a path exists (any kind of file). */
 export function exists(path: string): boolean {
   try {
@@ -135,6 +143,12 @@ export function makePlan(action: Plan["action"], harness: HarnessId, options: Pl
         if (action === "install") after = t.install(after);
         else if (after !== null) after = t.uninstall(after);
       }
+      // A file left with only rgraph's scaffolding is one rgraph created: it
+      // goes — unless it is a symlink, which only a person makes.
+      if (
+        action === "uninstall" && after !== null && after !== before &&
+        targets.every((t) => t.leftover(after!)) && !isSymlink(path)
+      ) after = null;
     } catch (e) {
       const why = String((e as Error).message ?? e).split("\n")[0];
       throw new UserError(`cannot ${action} ${harness}: ${path}: ${why}; no file was changed`);
@@ -237,10 +251,12 @@ export async function applyPlan(plan: Plan): Promise<void> {
       continue;
     }
     await Deno.mkdir(dir, { recursive: true });
-    const tmp = `${c.path}.rgraph-${Deno.pid}.tmp`;
-    const mode = c.before === null ? undefined : (await Deno.stat(c.path)).mode ?? undefined;
+    // A symlinked config (dotfiles) keeps its link: the file it points at is replaced.
+    const path = c.before === null ? c.path : await Deno.realPath(c.path);
+    const tmp = `${path}.rgraph-${Deno.pid}.tmp`;
+    const mode = c.before === null ? undefined : (await Deno.stat(path)).mode ?? undefined;
     await Deno.writeTextFile(tmp, c.after, mode === undefined ? {} : { mode });
-    await Deno.rename(tmp, c.path);
+    await Deno.rename(tmp, path);
   }
 }
 
