@@ -584,8 +584,10 @@ class Run {
     a: ListingAddress,
     old: Listing,
     changes: { totalCount: number | null; changed: ChangedHead[] },
-    limit: number,
+    asked: number,
   ): Promise<boolean> {
+    // A narrower ask never shrinks what is stored.
+    const limit = Math.max(asked, old.limit ?? old.member_count);
     // Without a count, only a complete Listing can be patched from the changes.
     if (changes.totalCount === null && !old.fully_expanded) return false;
     const fetchedAt = new Date().toISOString();

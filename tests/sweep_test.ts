@@ -362,10 +362,12 @@ Deno.test("Listings: since-revalidation rewrites only what changed; anonymous RE
     assert.equal(listing?.fully_expanded, true);
 
     w.gh.resetCounts();
-    await w.fetched(`${list} `);
+    await w.fetched(`gh issue list -R ${PY} --state open --limit 3`);
     s = await w.sweep();
     assert.equal(w.gh.requests().total, 1, "an unchanged Listing costs one since-probe");
     assert.equal(s.resources_written, 0);
+    const again = await w.read((st) => st.getListing(key));
+    assert.equal(again?.member_count, FACTS.pythonClient.openIssues, "a narrower ask keeps all");
 
     w.gh.addComment(FACTS.pythonClient.owner, FACTS.pythonClient.name, 5, "Still happens on 3.13.");
     w.gh.editIssue(FACTS.pythonClient.owner, FACTS.pythonClient.name, 9, { state: "CLOSED" });
@@ -403,6 +405,18 @@ Deno.test("Listings: since-revalidation rewrites only what changed; anonymous RE
     s = await anon.sweep();
     assert.equal(anon.gh.requests().notModified, 1, "If-None-Match answered 304");
     assert.equal(s.resolved, 1);
+
+    await anon.fetched(`gh issue list -R ${PY} --limit 20`);
+    s = await anon.sweep();
+    assert.equal(s.resources_written, FACTS.pythonClient.openIssues);
+    anon.gh.addComment(FACTS.pythonClient.owner, FACTS.pythonClient.name, 6, "Seen again.");
+    anon.gh.resetCounts();
+    await anon.fetched(`gh issue list -R ${PY} --limit 20 --json number`);
+    s = await anon.sweep();
+    assert.equal(s.resources_written, 1, "only the changed member is refetched");
+    assert.equal(anon.gh.requests().rest, 3, "since-list, the issue, its comments");
+    const six = await anon.read((st) => st.getResource(`github:${PY}#6`)) as ItemResource;
+    assert.equal(six.comments.at(-1)?.body, "Seen again.");
   } finally {
     await anon.close();
   }
