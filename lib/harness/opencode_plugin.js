@@ -8,11 +8,11 @@ import { spawn } from "node:child_process";
 
 const RGRAPH_COMMAND = ["rgraph"]; // rgraph-command (rewritten by `rgraph install`)
 
-function send(payload, cwd) {
+function send(payload) {
   try {
     const [cmd, ...args] = RGRAPH_COMMAND;
+    // No cwd option: the payload carries it, and a vanished directory must not stop capture.
     const child = spawn(cmd, [...args, "hook", "opencode"], {
-      cwd,
       stdio: ["pipe", "ignore", "ignore"],
       detached: true,
     });
@@ -45,7 +45,7 @@ export const RgraphPlugin = ({ directory }) =>
           tool: input?.tool ?? null,
           args: output?.args ?? null,
           cwd: directory ?? null,
-        }, directory);
+        });
       } catch {
         // never let capture fail a tool call
       }
@@ -62,7 +62,7 @@ export const RgraphPlugin = ({ directory }) =>
           agent: input?.agent ?? null,
           prompt,
           cwd: directory ?? null,
-        }, directory);
+        });
       } catch {
         // never let capture fail a prompt
       }

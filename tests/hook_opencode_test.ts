@@ -1,0 +1,111 @@
+/**
+ * rgraph's OpenCode plugin, loaded as OpenCode loads it (a module whose
+ * exports are plugin functions), with its command pointed at this checkout
+ * the way `rgraph install` rewrites it: tool starts and prompts reach
+ * `rgraph hook opencode` and become Touches; a missing rgraph never throws.
+ */
+
+import assert from "node:assert/strict";
+import { rgraphCommand, sandbox } from "./helpers.ts";
+
+const PLUGIN = new URL("../lib/harness/opencode_plugin.js", import.meta.url);
+const MARKER = /^const RGRAPH_COMMAND = \["rgraph"\];.*$/m;
+
+/** A copy of the plugin whose command is `command` (as `rgraph install` writes it). */
+async function pluginWith(dir: string, command: string[]) {
+  const source = await Deno.readTextFile(PLUGIN);
+  assert.match(source, MARKER, "the install marker line is there");
+  const path = `${dir}/rgraph-${crypto.randomUUID()}.js`;
+  await Deno.writeTextFile(
+    path,
+    source.replace(MARKER, `const RGRAPH_COMMAND = ${JSON.stringify(command)};`),
+  );
+  const mod = await import(new URL(`file://${path}`).href);
+  const exports = Object.values(mod);
+  assert.equal(exports.length, 1, "every export of a plugin file is called as a plugin");
+  // deno-lint-ignore no-explicit-any
+  return await (exports[0] as any)({ directory: "/home/dev/app", worktree: "/home/dev/app" });
+}
+
+async function waitFor<T>(f: () => Promise<T>, ok: (t: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const t = await f();
+    if (ok(t) || Date.now() > deadline) return t;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+Deno.test({
+  name: "opencode plugin: tool starts and prompts become Touches through rgraph hook opencode",
+  // The plugin detaches its children on purpose (it never waits); the test waits for their Touches instead.
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const sb = await sandbox();
+    try {
+      const { command, args } = rgraphCommand();
+      // The hook's environment (config file) is inherited from the harness process.
+      for (const [k, v] of Object.entries(sb.env)) Deno.env.set(k, v);
+      const hooks = await pluginWith(sb.dir, [command, ...args]);
+      await hooks["tool.execute.before"](
+        { tool: "bash", sessionID: "ses_plugin", callID: "call_1" },
+        { args: { command: "gh issue view 4500 --repo sst/opencode", description: "Read it" } },
+      );
+      await hooks["chat.message"](
+        { sessionID: "ses_plugin", agent: "build", messageID: "msg_1" },
+        {
+          message: { role: "user" },
+          parts: [
+            { type: "text", text: "Compare with https://github.com/sst/opencode/pull/4600" },
+            {
+              type: "text",
+              text: "https://github.com/sst/opencode/issues/1 (attached file)",
+              synthetic: true,
+            },
+          ],
+        },
+      );
+      const list = async () => {
+        const r = await sb.rgraph(["touches", "--json"]);
+        return r.code === 0 ? JSON.parse(r.stdout) as Array<Record<string, unknown>> : [];
+      };
+      const ts = await waitFor(list, (t) => t.length >= 2);
+      assert.deepEqual(
+        ts.map((t) => [t.provenance, t.address, t.tool_use_id, t.session_id, t.harness]).sort(),
+        [
+          ["FETCHED", "github:sst/opencode#4500", "call_1", "ses_plugin", "opencode"],
+          ["PROMPTED", "github:sst/opencode#4600", null, "ses_plugin", "opencode"],
+        ],
+      );
+    } finally {
+      for (const k of Object.keys(sb.env)) Deno.env.delete(k);
+      await sb.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name: "opencode plugin: a missing rgraph command never throws or rejects",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const hooks = await pluginWith(dir, ["/nonexistent/rgraph-missing"]);
+      await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, {
+        args: { command: "ls" },
+      });
+      await hooks["chat.message"]({ sessionID: "s" }, {
+        message: {},
+        parts: [{ type: "text", text: "hi" }],
+      });
+      await hooks["tool.execute.before"](undefined, undefined);
+      await hooks["chat.message"](undefined, undefined);
+      // Give a spawn failure time to surface as an unhandled error, if it could.
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
