@@ -13,6 +13,7 @@
  */
 
 import pluginSource from "../harness/opencode_plugin.js" with { type: "text" };
+import { configPath, loadConfig } from "../config.ts";
 import { UserError } from "../errors.ts";
 import { type Invocation, invocation } from "./command.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -33,7 +34,7 @@ export interface Change {
   path: string;
   before: string | null;
   after: string | null;
-  what: Target["what"][];
+  what: (Target["what"] | "config")[];
 }
 
 /** Every change one install or uninstall makes, and what the user should know. */
@@ -58,7 +59,15 @@ export interface PlanOptions {
 }
 
 function envOf(): Record<string, string | undefined> {
-  const pick = ["HOME", "CODEX_HOME", "COPILOT_HOME", "GROK_HOME", "XDG_CONFIG_HOME"];
+  const pick = [
+    "HOME",
+    "CODEX_HOME",
+    "COPILOT_HOME",
+    "GROK_HOME",
+    "XDG_CONFIG_HOME",
+    "USER",
+    "LOGNAME",
+  ];
   return Object.fromEntries(pick.map((k) => [k, Deno.env.get(k)]));
 }
 
@@ -155,13 +164,47 @@ export function makePlan(action: Plan["action"], harness: HarnessId, options: Pl
     }
     if (after !== before) changes.push({ path, before, after, what: targets.map((t) => t.what) });
   }
+  const notes = action === "install" ? notesFor(harness, ctx, byPath) : [];
+  if (action === "install") {
+    const config = configChange(ctx);
+    if (!("note" in config)) changes.push(config);
+    else if (config.note) notes.unshift(config.note);
+  }
   return {
     action,
     harness,
     scope: ctx.scope,
     root: ctx.scope === "project" ? ctx.dir : ctx.home,
     changes,
-    notes: action === "install" ? notesFor(harness, ctx, byPath) : [],
+    notes,
+  };
+}
+
+/**
+ * rgraph's own config, so that one install leaves a working setup: created
+ * with an identity (the login name) when there is no config file; a note when
+ * the file exists without one. Uninstall leaves it: every harness shares it.
+ */
+function configChange(ctx: Context): Change | { note: string } {
+  const path = configPath();
+  let config;
+  try {
+    config = loadConfig(path);
+  } catch (e) {
+    return {
+      note: `${(e as Error).message.split("\n")[0]}: hooks record nothing until it is fixed.`,
+    };
+  }
+  if (!config.exists) {
+    const user = ctx.env.USER || ctx.env.LOGNAME || "me";
+    const text = `# rgraph's config (see the README for every key).\n[identity]\nuser_id = ${
+      JSON.stringify(user)
+    }\n`;
+    return { path, before: null, after: text, what: ["config"] };
+  }
+  return config.identity.user_id ? { note: "" } : {
+    note:
+      `no identity configured: set [identity] user_id in ${path} — hooks record nothing until then.`,
   };
 }
 
@@ -254,7 +297,12 @@ export async function applyPlan(plan: Plan): Promise<void> {
     // A symlinked config (dotfiles) keeps its link: the file it points at is replaced.
     const path = c.before === null ? c.path : await Deno.realPath(c.path);
     const tmp = `${path}.rgraph-${Deno.pid}.tmp`;
-    const mode = c.before === null ? undefined : (await Deno.stat(path)).mode ?? undefined;
+    // rgraph's config will hold a GitHub token: readable by its owner only.
+    const mode = c.before !== null
+      ? (await Deno.stat(path)).mode ?? undefined
+      : c.what.includes("config")
+      ? 0o600
+      : undefined;
     await Deno.writeTextFile(tmp, c.after, mode === undefined ? {} : { mode });
     await Deno.rename(tmp, path);
   }
