@@ -63,9 +63,11 @@ export function unifiedDiff(
     if (last && lo <= last[1]) last[1] = Math.max(last[1], hi);
     else hunks.push([lo, hi]);
   }
+  // Paths outside the project (rgraph's own config) are shown whole, without a/ b/.
+  const label = (side: string) => path.startsWith("/") ? path : `${side}/${path}`;
   const out = [
-    `--- ${before === null ? "/dev/null" : `a/${path}`}`,
-    `+++ ${after === null ? "/dev/null" : `b/${path}`}`,
+    `--- ${before === null ? "/dev/null" : label("a")}`,
+    `+++ ${after === null ? "/dev/null" : label("b")}`,
   ];
   for (const [lo, hi] of hunks) {
     const aStart = script.slice(0, lo).filter((o) => o.kind !== "+").length + 1;
