@@ -253,6 +253,7 @@ class Run {
   async run(): Promise<SweepSummary> {
     const started = performance.now();
     const limit = this.options.limit ?? Infinity;
+    // A run longer than its lease could lease its own Touches again: never twice.
     const seen = new Set<string>();
     while (this.summary.touches < limit && !this.#stopped) {
       const want = Math.min(LEASE_BATCH, limit - this.summary.touches);
@@ -324,12 +325,14 @@ class Run {
       }
     }
 
+    // Oldest Touch first, whatever kind of work it needs.
+    const oldest = (t: { groups: Group[] }) =>
+      t.groups.flatMap((g) => g.touches.map((x) => x.recorded_at)).sort()[0];
+    tasks.sort((x, y) => oldest(x).localeCompare(oldest(y)));
     const pool = new Limiter(this.options.concurrency ?? 4);
     await Promise.all(tasks.map((t) =>
       pool.run(async () => {
-        if (this.summary.rate_limited) {
-          return await this.giveBack(t.groups, new RateLimitedError(null));
-        }
+        if (this.#stopped) return await this.giveBack(t.groups, new RateLimitedError(null));
         try {
           await t.work();
         } catch (e) {

@@ -681,3 +681,24 @@ Deno.test("a PROMPTED Listing that a stored, broader fully expanded one answers 
     await w.close();
   }
 });
+
+Deno.test("no head-of-line blocking: an old Touch too big for the budget left now waits, newer small ones proceed", async () => {
+  const w = await world({ token: null, anonymousLimit: 10 });
+  try {
+    await w.fetched(`gh issue view ${FACTS.big.longThread.number} -R ${BIG}`);
+    await w.sweep(); // spends the issue and its 3 comment pages: 6 of 10 left
+    await w.fetched(`gh issue list -R ${PY} --limit 9`); // needs about 10
+    await w.fetched(`gh issue view ${FACTS.big.noComments.number} -R ${BIG}`); // needs 1
+    const s = await w.sweep();
+    assert.equal(s.rate_limited, true);
+    assert.equal(s.resolved, 1, JSON.stringify(s));
+    const touches = await w.touches();
+    assert.equal(byAddress(touches, `github:${PY}/issues?state=open`).status, "pending");
+    assert.equal(
+      byAddress(touches, `github:${BIG}#${FACTS.big.noComments.number}`).status,
+      "resolved",
+    );
+  } finally {
+    await w.close();
+  }
+});
