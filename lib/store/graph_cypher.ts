@@ -2,7 +2,7 @@
  * The graph store's data queries, in the Cypher subset that both Memgraph and
  * Neo4j accept: no subqueries (`CALL {}`), no `EXISTS {}`/`COUNT {}`, no map
  * projections, no dynamic labels, no label expressions in patterns.
- * Conditional writes use `FOREACH (_ IN CASE WHEN … THEN [1] ELSE [] END | …)`.
+ * Conditional writes use `FOREACH (once IN CASE WHEN … THEN [1] ELSE [] END | …)`.
  * Every value is a parameter; batches arrive as lists and are `UNWIND`ed.
  *
  * `n` found "by key" means by current address, else by an alias:
@@ -19,7 +19,7 @@ const BY_KEY = (k: string) =>
 
 /** Runs a write only when `cond` holds. */
 const WHEN = (cond: string, write: string) =>
-  `FOREACH (_ IN CASE WHEN ${cond} THEN [1] ELSE [] END | ${write})`;
+  `FOREACH (once IN CASE WHEN ${cond} THEN [1] ELSE [] END | ${write})`;
 
 // --- Touches ---------------------------------------------------------------------
 
@@ -377,7 +377,7 @@ ${BY_KEY("k")}
 WITH t, l, coalesce(d, al) AS r
 WITH t, l, r,
      CASE WHEN l IS NULL THEN 0
-          WHEN t.limit IS NOT NULL AND t.limit < l.member_count THEN t.limit
+          WHEN t.asked_limit IS NOT NULL AND t.asked_limit < l.member_count THEN t.asked_limit
           ELSE l.member_count END AS m
 RETURN sum(CASE
   WHEN l IS NOT NULL THEN (m + 99) / 100 + m

@@ -188,12 +188,15 @@ const TOUCH_FIELDS = [
   "settled_at",
 ] as const;
 
+/** `limit` is a Cypher keyword: stored under a plain name so every dialect can query it. */
+const touchKey = (f: (typeof TOUCH_FIELDS)[number]) => f === "limit" ? "asked_limit" : f;
+
 /** A Touch's node properties (nulls dropped); `seq` orders Touches recorded in the same instant. */
 export function touchProps(t: NewTouch & Partial<Touch>, seq: number): Props {
   const props: Props = { id: touchId(t.user_id, t.dedup_key), seq };
   for (const f of TOUCH_FIELDS) {
     const v = t[f];
-    if (v !== null && v !== undefined) props[f] = v;
+    if (v !== null && v !== undefined) props[touchKey(f)] = v;
   }
   // A Cache Read is settled the moment it is answered.
   if (t.status === "served" && props.settled_at === undefined) props.settled_at = t.recorded_at;
@@ -203,7 +206,7 @@ export function touchProps(t: NewTouch & Partial<Touch>, seq: number): Props {
 /** A Touch from its node's properties. */
 export function decodeTouch(props: Props): Touch {
   const out: Props = { id: props.id };
-  for (const f of TOUCH_FIELDS) out[f] = props[f] ?? null;
+  for (const f of TOUCH_FIELDS) out[f] = props[touchKey(f)] ?? null;
   return out as unknown as Touch;
 }
 
