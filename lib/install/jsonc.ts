@@ -77,45 +77,40 @@ export function parseJsonc(text: string, jsonc: boolean): JNode {
       return fail("bad string escape");
     }
   };
+  /** The comma-separated items of a container whose opener is at `i`, up to `close`. */
+  const items = <T>(close: string, item: () => T): T[] => {
+    const out: T[] = [];
+    i++;
+    skip();
+    while (text[i] !== close) {
+      out.push(item());
+      skip();
+      if (text[i] === ",") {
+        i++;
+        skip();
+        if (text[i] === close && !jsonc) fail("trailing comma");
+      } else if (text[i] !== close) fail(`expected ',' or '${close}'`);
+    }
+    i++;
+    return out;
+  };
   const value = (): JNode => {
     skip();
     const start = i;
     const c = text[i];
     if (c === "{") {
-      i++;
-      const members: JMember[] = [];
-      skip();
-      while (text[i] !== "}") {
+      const members = items("}", () => {
         if (text[i] !== '"') fail("expected a key");
         const k = str();
         skip();
         if (text[i] !== ":") fail("expected ':'");
         i++;
-        members.push({ key: k.value, start: k.start, value: value() });
-        skip();
-        if (text[i] === ",") {
-          i++;
-          skip();
-          if (text[i] === "}" && !jsonc) fail("trailing comma");
-        } else if (text[i] !== "}") fail("expected ',' or '}'");
-      }
-      i++;
+        return { key: k.value, start: k.start, value: value() };
+      });
       return { type: "object", start, end: i, members };
     }
     if (c === "[") {
-      i++;
-      const elements: JNode[] = [];
-      skip();
-      while (text[i] !== "]") {
-        elements.push(value());
-        skip();
-        if (text[i] === ",") {
-          i++;
-          skip();
-          if (text[i] === "]" && !jsonc) fail("trailing comma");
-        } else if (text[i] !== "]") fail("expected ',' or ']'");
-      }
-      i++;
+      const elements = items("]", value);
       return { type: "array", start, end: i, elements };
     }
     if (c === '"') return { type: "string", ...str() };
@@ -168,7 +163,7 @@ function lineIndent(text: string, at: number): string | null {
 }
 
 /** The indent unit of a document: the first indented line's leading whitespace, else two spaces. */
-export function indentUnit(text: string): string {
+function indentUnit(text: string): string {
   const m = /\n([ \t]+)\S/.exec(text);
   return m ? m[1] : "  ";
 }
@@ -263,12 +258,4 @@ export function removeChild(text: string, container: JNode, index: number): stri
   }
   if (index > 0) return text.slice(0, spans[index - 1].end) + text.slice(span.end);
   return text.slice(0, span.start) + text.slice(spans[1].start);
-}
-
-/** Replaces a node's text with `value`, rendered at the node's indentation. */
-export function replaceNode(text: string, node: JNode, value: unknown): string {
-  const inline = !text.slice(node.start, node.end).includes("\n") && node.type !== "object" &&
-    node.type !== "array";
-  return text.slice(0, node.start) + render(text, value, leadingOf(text, node.start), inline) +
-    text.slice(node.end);
 }
