@@ -67,13 +67,6 @@ export interface Context {
 /** Hook timeout in seconds: a hook answers in milliseconds; a stuck one must not hold the agent. */
 export const HOOK_TIMEOUT_S = 5;
 
-/** One hook rgraph installs: the harness's event name and where the entry goes. */
-export interface HookSlot {
-  event: string;
-  /** The payload names the event, or the command must pass `--event` (Copilot). */
-  passEvent: boolean;
-}
-
 /** One file rgraph manages for a harness. */
 export interface Target {
   path: string;
@@ -146,6 +139,7 @@ function hooksTarget(
 ): Target {
   const jsonc = format === "jsonc";
   const events = HOOK_EVENTS[harness];
+  // Copilot's payloads do not name their event: the command passes it.
   const passEvent = harness === "copilot";
   const command = (event: string) => hookCommand(inv, harness, passEvent ? event : undefined);
   const ourHandler = (v: unknown) => isObj(v) && isRgraphHook(v[style.commandKey], harness, inv);
