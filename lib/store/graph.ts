@@ -48,6 +48,7 @@ import {
   isAlreadyExists,
   listingProps,
   resourceProps,
+  schemaTag,
   touchProps,
 } from "./graph_model.ts";
 import type {
@@ -618,6 +619,27 @@ function references(r: Resource): [EdgeKind, string][] {
 }
 
 /**
+ * Creates the constraints and indexes unless this schema is recorded as
+ * applied already (one lookup instead of a statement per index: commands
+ * open the store on every run).
+ */
+async function ensureSchema(session: Session, dialect: Dialect): Promise<void> {
+  const statements = ddl(dialect);
+  const tag = schemaTag(statements);
+  const seen = await session.run(Q.SCHEMA_APPLIED, { tag });
+  if (seen.records.length) return;
+  for (const statement of statements) {
+    try {
+      await session.run(statement);
+    } catch (e) {
+      if (!isAlreadyExists(firstLine(e))) throw e;
+    }
+  }
+  if (dialect === "neo4j") await session.run("CALL db.awaitIndexes(60)");
+  await session.run(Q.RECORD_SCHEMA, { tag });
+}
+
+/**
  * Connects to a graph server, detects its dialect and makes sure the schema
  * (constraints and indexes) exists. Throws {@link StoreUnavailableError} when
  * the server cannot be reached.
@@ -655,14 +677,7 @@ export async function connectGraph(
         }
       }
       const dialect = dialectOf(info.agent ?? "", component);
-      for (const statement of ddl(dialect)) {
-        try {
-          await session.run(statement);
-        } catch (e) {
-          if (!isAlreadyExists(firstLine(e))) throw e;
-        }
-      }
-      if (dialect === "neo4j") await session.run("CALL db.awaitIndexes(60)");
+      await ensureSchema(session, dialect);
       return new GraphStore(driver, target, dialect, options);
     } finally {
       await session.close();

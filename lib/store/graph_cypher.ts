@@ -21,6 +21,14 @@ const BY_KEY = (k: string) =>
 const WHEN = (cond: string, write: string) =>
   `FOREACH (once IN CASE WHEN ${cond} THEN [1] ELSE [] END | ${write})`;
 
+// --- Schema ----------------------------------------------------------------------
+
+/** Whether the schema with this fingerprint was applied (recorded on rgraph's lock node). */
+export const SCHEMA_APPLIED =
+  `MATCH (s:RgraphLock {name: 'schema'}) WHERE s.tag = $tag RETURN s.tag AS tag`;
+
+export const RECORD_SCHEMA = `MERGE (s:RgraphLock {name: 'schema'}) SET s.tag = $tag`;
+
 // --- Touches ---------------------------------------------------------------------
 
 /**

@@ -13,7 +13,7 @@
  * (old addresses of renamed or transferred Resources) and
  * `(:Resource)-[:WAITS_FOR {kind}]->(:PendingRef {key})` (references to Resources
  * not stored yet, found by key when they arrive), plus one `(:RgraphLock)` node
- * that serialises writers.
+ * that serialises writers (and one recording which schema was applied).
  *
  * @example
  * ```ts
@@ -86,6 +86,11 @@ export function ddl(dialect: Dialect): string[] {
     ...UNIQUE.map(([l, p]) => `CREATE CONSTRAINT ON (n:${l}) ASSERT n.${p} IS UNIQUE`),
     ...[...UNIQUE, ...INDEXED].map(([l, p]) => `CREATE INDEX ON :${l}(${p})`),
   ];
+}
+
+/** A short fingerprint of a schema, recorded once it is applied, so a changed schema is applied again. */
+export function schemaTag(statements: string[]): string {
+  return createHash("sha256").update(statements.join("\n")).digest("hex").slice(0, 16);
 }
 
 /** True for the error a server gives when a schema item it is asked to create exists already. */
