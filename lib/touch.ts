@@ -4,7 +4,8 @@
  *
  * Idempotency (`dedup_key`, unique per user in the store): a re-delivered
  * event yields the same keys, so it records nothing new.
- * - FETCHED: session + the tool-call id (else the event's fingerprint) + address;
+ * - FETCHED: session + the event's fingerprint (derived from the tool-call id
+ *   where the harness gives one, else from the call's content) + address;
  * - PROMPTED: session + a hash of the prompt text + address.
  *
  * @example
@@ -31,7 +32,7 @@ export interface TouchContext {
 
 /**
  * The idempotency key of a Touch: `origin` is what identifies the event
- * (a tool-call id, a fingerprint, or `prompt:<hash>`). Hashed so every key has
+ * (`call:<fingerprint>` or `prompt:<hash>`). Hashed so every key has
  * one short fixed length whatever the inputs.
  */
 export function touchDedupKey(session: string | null, origin: string, address: string): string {
@@ -56,9 +57,7 @@ export function touchesFor(
 ): NewTouch[] {
   const fetched = event.type === "tool_start";
   if (fetched && isMemoryRead(event.tool_name)) return [];
-  const origin = fetched
-    ? event.tool_use_id ?? `fp:${event.fingerprint}`
-    : `prompt:${sha256Hex(event.prompt)}`;
+  const origin = fetched ? `call:${event.fingerprint}` : `prompt:${sha256Hex(event.prompt)}`;
   const recordedAt = ctx.now.toISOString();
   const seen = new Set<string>();
   const out: NewTouch[] = [];

@@ -75,15 +75,18 @@ Deno.test("dedup keys: stable on re-delivery, distinct across calls, sessions an
   const key = (e: ToolStartEvent | UserPromptEvent) => touchesFor(e, [ITEM], CTX)[0].dedup_key;
   const later = { ...CTX, now: new Date("2026-12-01T00:00:00Z") };
   assert.equal(touchesFor(TOOL, [ITEM], later)[0].dedup_key, key(TOOL), "time is not part of it");
-  assert.notEqual(key({ ...TOOL, tool_use_id: "toolu_2" }), key(TOOL));
+  assert.equal(key({ ...TOOL }), key(TOOL));
+  // The fingerprint (from the call id, or the call's content) identifies the call.
+  assert.notEqual(key({ ...TOOL, fingerprint: "fp-2" }), key(TOOL));
   assert.notEqual(key({ ...TOOL, session_id: "s2" }), key(TOOL));
-  // Without a tool-call id the fingerprint identifies the call.
-  const noId = { ...TOOL, tool_use_id: null };
-  assert.equal(key({ ...noId }), key(noId));
-  assert.notEqual(key({ ...noId, fingerprint: "fp-2" }), key(noId));
   assert.equal(key({ ...PROMPT }), key(PROMPT));
   assert.notEqual(key({ ...PROMPT, prompt: "look at o/r#5 again" }), key(PROMPT));
+  assert.notEqual(key({ ...PROMPT, session_id: "s2" }), key(PROMPT));
   assert.notEqual(key(PROMPT), key(TOOL));
+  assert.notEqual(
+    touchesFor(TOOL, [ITEM, LIST], CTX)[0].dedup_key,
+    touchesFor(TOOL, [ITEM, LIST], CTX)[1].dedup_key,
+  );
 });
 
 Deno.test("rgraph's own resource tool is a memory read: no FETCHED Touch", () => {

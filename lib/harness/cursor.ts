@@ -11,9 +11,12 @@
  *   `MCP:<tool>`, `tool_input`, `tool_use_id` when given);
  * - `beforeSubmitPrompt` (`prompt`); `sessionStart`.
  *
- * Without a tool-call id the fingerprint uses `generation_id`, so the same
- * command seen by both `beforeShellExecution` and `preToolUse` in one
- * generation is recorded once.
+ * The fingerprint is always the call's content (session, bare tool name,
+ * input, `generation_id`), never its id: `preToolUse` and the older
+ * before-shell/MCP events both fire for one call on new versions, and only
+ * `preToolUse` carries `tool_use_id`, so this is what records the pair once.
+ * (A `preToolUse` MCP call names no server; the `beforeMCPExecution` of the
+ * same call is the one that reads as a GitHub MCP tool.)
  *
  * Output: `sessionStart` takes `{"additional_context": …}`. The before-tool
  * outputs are permission decisions (`permission`, `user_message`,
@@ -22,8 +25,14 @@
  * @module
  */
 
-import { type HarnessAdapter, type HookEvent, IGNORED, type ParseOptions } from "./event.ts";
-import { asRecord, field, type Json, str, toolArgs } from "./payload.ts";
+import {
+  type HarnessAdapter,
+  type HookEvent,
+  IGNORED,
+  type ParseOptions,
+  type ToolStartEvent,
+} from "./event.ts";
+import { asRecord, field, fingerprint, type Json, str, toolArgs } from "./payload.ts";
 import { cwdOf, eventName, toolStart } from "./standard.ts";
 
 function serverOf(p: Json): string {
@@ -45,6 +54,21 @@ function shellInput(input: unknown): unknown {
   return r && typeof r.command === "string" ? { command: r.command } : input;
 }
 
+/** A tool start fingerprinted by content, whichever Cursor event reported it. */
+function cursorTool(
+  p: Json,
+  session: string | null,
+  generation: string | null,
+  tool: string,
+  input: unknown,
+): ToolStartEvent {
+  const bare = tool.slice(tool.lastIndexOf("__") + 2);
+  return {
+    ...toolStart(p, session, tool, input, generation),
+    fingerprint: fingerprint(session, bare, input, generation),
+  };
+}
+
 function parse(payload: unknown, opts: ParseOptions): HookEvent {
   const p = asRecord(payload);
   if (!p) return IGNORED;
@@ -61,20 +85,20 @@ function parse(payload: unknown, opts: ParseOptions): HookEvent {
     }
     case "beforeshellexecution": {
       const command = str(p, "command");
-      return command ? toolStart(p, session, "Shell", { command }, generation) : IGNORED;
+      return command ? cursorTool(p, session, generation, "Shell", { command }) : IGNORED;
     }
     case "beforemcpexecution": {
       const tool = str(p, "tool_name");
       if (!tool) return IGNORED;
       const input = toolArgs(field(p, "tool_input"));
-      return toolStart(p, session, `mcp__${serverOf(p)}__${tool}`, input, generation);
+      return cursorTool(p, session, generation, `mcp__${serverOf(p)}__${tool}`, input);
     }
     case "pretooluse": {
       const tool = str(p, "tool_name");
       if (!tool) return IGNORED;
       const name = preToolName(tool);
       const input = toolArgs(field(p, "tool_input"));
-      return toolStart(p, session, name, name === "Shell" ? shellInput(input) : input, generation);
+      return cursorTool(p, session, generation, name, name === "Shell" ? shellInput(input) : input);
     }
     default:
       return IGNORED;

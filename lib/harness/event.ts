@@ -40,13 +40,15 @@ export interface ToolStartEvent {
   tool_name: string;
   /** Object, argv list or string, as the harness gave it (JSON-string arguments decoded). */
   tool_input: unknown;
-  /** The harness's tool-call id, when it has one. */
+  /** The harness's tool-call id, when it has one (recorded with the Touch). */
   tool_use_id: string | null;
   agent_id: string | null;
   /**
-   * A stable id of this tool call for dedup when there is no tool-call id:
-   * a hash of session, tool, input and the payload's timestamp when present,
-   * so a re-delivered payload yields the same value.
+   * What identifies this tool call for dedup: a re-delivered payload yields
+   * the same value. Derived from the tool-call id where the harness gives one;
+   * otherwise a hash of session, tool, input and the payload's timestamp when
+   * present. (Cursor always hashes: its before-shell/MCP and `preToolUse`
+   * events both fire for one call, and only one of them carries an id.)
    */
   fingerprint: string;
 }

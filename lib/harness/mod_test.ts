@@ -310,17 +310,39 @@ Deno.test("fingerprint: a re-delivered payload gives the same value; another tim
   assert.notEqual(fp({ ...p, sessionId: "other" }), fp(p));
 });
 
-Deno.test("cursor: the same command through beforeShellExecution and preToolUse shares a fingerprint", () => {
+Deno.test("cursor: one call reported by a before* event and by preToolUse shares a fingerprint", () => {
   const shell = fixture("cursor", "before_shell_gh_pr_list") as Record<string, unknown>;
-  const pre = {
+  const preShell = {
     ...shell,
     hook_event_name: "preToolUse",
     tool_name: "Shell",
     tool_input: { command: shell.command, cwd: shell.cwd },
+    tool_use_id: "toolu_vrtx_01Pair",
   };
-  const a = HARNESSES.cursor.parse(shell, {}) as ToolStartEvent;
-  const b = HARNESSES.cursor.parse(pre, {}) as ToolStartEvent;
-  assert.equal(a.fingerprint, b.fingerprint);
+  const fp = (p: unknown) => (HARNESSES.cursor.parse(p, {}) as ToolStartEvent).fingerprint;
+  assert.equal(fp(shell), fp(preShell));
+  assert.equal(
+    (HARNESSES.cursor.parse(preShell, {}) as ToolStartEvent).tool_use_id,
+    "toolu_vrtx_01Pair",
+  );
+  const mcp = fixture("cursor", "before_mcp_issue_read") as Record<string, unknown>;
+  const preMcp = {
+    ...mcp,
+    hook_event_name: "preToolUse",
+    tool_name: "MCP:issue_read",
+    tool_input: JSON.parse(mcp.tool_input as string),
+    tool_use_id: "toolu_vrtx_01Mcp",
+  };
+  assert.equal(fp(mcp), fp(preMcp));
+  // Another generation is another call.
+  assert.notEqual(fp({ ...shell, generation_id: "g-other" }), fp(shell));
+});
+
+Deno.test("fingerprint: from the tool-call id where there is one, so re-delivery matches whatever else changed", () => {
+  const p = fixture("claude-code", "bash_gh_issue_view") as Record<string, unknown>;
+  const fp = (x: unknown) => (HARNESSES["claude-code"].parse(x, {}) as ToolStartEvent).fingerprint;
+  assert.equal(fp({ ...p, permission_mode: "plan" }), fp(p));
+  assert.notEqual(fp({ ...p, tool_use_id: "toolu_other" }), fp(p));
 });
 
 Deno.test("cursor: MCP servers are named from their url or command", () => {

@@ -68,8 +68,8 @@ export function toolArgs(value: unknown): unknown {
 }
 
 /**
- * A stable fingerprint of one tool call: the same session, tool, input and
- * timestamp always give the same value.
+ * A stable fingerprint of one tool call from its content: the same session,
+ * tool, input and timestamp always give the same value.
  */
 export function fingerprint(
   session: string | null,
@@ -92,4 +92,9 @@ export function fingerprint(
  */
 export function eventKey(name: string | null | undefined): string {
   return (name ?? "").replace(/[^A-Za-z]/g, "").toLowerCase();
+}
+
+/** The fingerprint of a tool call the harness names by id. */
+export function idFingerprint(session: string | null, toolUseId: string): string {
+  return sha256Hex(JSON.stringify([session, "id", toolUseId])).slice(0, 32);
 }

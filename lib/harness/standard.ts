@@ -7,12 +7,13 @@
  * @module
  */
 
-import { type HookEvent, IGNORED, type ParseOptions } from "./event.ts";
+import { type HookEvent, IGNORED, type ParseOptions, type ToolStartEvent } from "./event.ts";
 import {
   asRecord,
   eventKey,
   field,
   fingerprint,
+  idFingerprint,
   type Json,
   stamp,
   str,
@@ -44,7 +45,10 @@ export function cwdOf(p: Json): string | null {
   return Array.isArray(roots) && typeof roots[0] === "string" && roots[0] !== "" ? roots[0] : null;
 }
 
-/** A tool-start event from its parts, with the fingerprint computed the one way. */
+/**
+ * A tool-start event from its parts. Its fingerprint comes from the tool-call
+ * id when there is one, else from the content (with `timestamp`).
+ */
 export function toolStart(
   p: Json,
   session: string | null,
@@ -52,7 +56,7 @@ export function toolStart(
   input: unknown,
   timestamp: string | null,
   toolUseId: string | null = str(p, "tool_use_id", "toolUseId", "tool_call_id", "toolCallId"),
-): HookEvent {
+): ToolStartEvent {
   return {
     type: "tool_start",
     session_id: session,
@@ -61,7 +65,9 @@ export function toolStart(
     tool_input: input,
     tool_use_id: toolUseId,
     agent_id: str(p, "agent_id", "agentId"),
-    fingerprint: fingerprint(session, tool, input, timestamp),
+    fingerprint: toolUseId === null
+      ? fingerprint(session, tool, input, timestamp)
+      : idFingerprint(session, toolUseId),
   };
 }
 
