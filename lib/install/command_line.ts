@@ -28,11 +28,9 @@ function spec(action: Plan["action"]) {
     summary: action === "install"
       ? "Wire rgraph's hooks and MCP server into a harness's configuration (merging, idempotent)"
       : "Remove exactly what 'rgraph install' added to a harness's configuration",
-    usage:
-      `rgraph ${action} <${
-        HARNESS_IDS.join("|")
-      }> [--scope project|user] [--dir PATH] [--dry-run]` +
-      (action === "install" ? " [--command CMD]" : ""),
+    usage: `rgraph ${action} <${
+      HARNESS_IDS.join("|")
+    }> [--scope project|user] [--dir PATH] [--dry-run] [--command CMD]`,
     positionals: "<harness>",
     options: {
       scope: {
@@ -49,15 +47,13 @@ function spec(action: Plan["action"]) {
         type: "boolean",
         help: "print the diff of every file it would change; change nothing",
       },
-      ...(action === "install"
-        ? {
-          command: {
-            type: "string" as const,
-            arg: "CMD",
-            help: "the command harnesses run for rgraph (default: this rgraph, by absolute path)",
-          },
-        }
-        : {}),
+      command: {
+        type: "string",
+        arg: "CMD",
+        help: action === "install"
+          ? "the command harnesses run for rgraph (default: this rgraph, by absolute path)"
+          : "the command given to 'rgraph install --command', to find hooks it does not recognise",
+      },
     },
   } as const;
 }
@@ -84,7 +80,7 @@ export async function runSetup(action: Plan["action"], args: string[]): Promise<
   if (scope !== "project" && scope !== "user") {
     throw new UsageError(`rgraph ${action}: --scope takes project or user`);
   }
-  const command = (values as { command?: string }).command;
+  const command = values.command;
   if (command !== undefined && command.trim() === "") {
     throw new UsageError(`rgraph ${action}: --command is empty`);
   }
