@@ -307,6 +307,14 @@ for (const server of SERVERS) {
         assert.equal(swept.touches, 0);
         const pending = (await touchesOf(alice)).filter((t) => t.status === "pending");
         assert.deepEqual(pending.map((t) => t.address), [`github:${slug}#3`]);
+
+        // Bob's hook, offline, nudges him towards what Alice stored: his local index has it.
+        await bob.setUrl(deadUrl());
+        const nudged = await bob.rgraph(["hook", "claude-code"], {
+          stdin: bashPayload(`gh pr view ${detailedPull.number} -R ${slug}`),
+        });
+        assert.equal(nudged.code, 0);
+        assert.match(nudged.stdout, /is in memory/);
       } finally {
         await graph.close();
         await alice.cleanup();

@@ -35,7 +35,7 @@ import {
   type UserStats,
 } from "./contract.ts";
 import { openEmbeddedStore, referenceKey, type SqliteStore } from "./sqlite.ts";
-import { drainOutbox, refreshLocalIndex } from "./outbox.ts";
+import { syncWithGraph } from "./outbox.ts";
 import * as Q from "./graph_cypher.ts";
 import {
   commentProps,
@@ -716,8 +716,7 @@ export async function openGraphStore(
   if (options.sync === false) return store;
   const local = openEmbeddedStore(config.store.path);
   try {
-    await drainOutbox(local, store);
-    await refreshLocalIndex(store, local);
+    await syncWithGraph(config, { graph: store, local });
   } catch (e) {
     await local.close();
     await store.close();
