@@ -14,19 +14,11 @@
  * @module
  */
 
-import type { HarnessAdapter } from "./event.ts";
-import { additionalContext, parseStandard } from "./standard.ts";
+import { standardAdapter } from "./standard.ts";
 
-const NAMES = {
+/** The Claude Code adapter. */
+export const claudeCode = standardAdapter("claude-code", {
   sessionStart: ["sessionstart"],
   prompt: ["userpromptsubmit"],
   toolStart: ["pretooluse"],
-};
-
-/** The Claude Code adapter. */
-export const claudeCode: HarnessAdapter = {
-  name: "claude-code",
-  parse: (payload, opts) => parseStandard(payload, opts, NAMES),
-  renderSessionHint: (text) => additionalContext("SessionStart", text),
-  renderNudge: (text) => additionalContext("PreToolUse", text),
-};
+}, { sessionHint: true, nudge: true });

@@ -12,19 +12,11 @@
  * @module
  */
 
-import type { HarnessAdapter } from "./event.ts";
-import { additionalContext, parseStandard } from "./standard.ts";
+import { standardAdapter } from "./standard.ts";
 
-const NAMES = {
+/** The Codex adapter. */
+export const codex = standardAdapter("codex", {
   sessionStart: ["sessionstart"],
   prompt: ["userpromptsubmit"],
   toolStart: ["pretooluse"],
-};
-
-/** The Codex adapter. */
-export const codex: HarnessAdapter = {
-  name: "codex",
-  parse: (payload, opts) => parseStandard(payload, opts, NAMES),
-  renderSessionHint: (text) => additionalContext("SessionStart", text),
-  renderNudge: (text) => additionalContext("PreToolUse", text),
-};
+}, { sessionHint: true, nudge: true });

@@ -12,19 +12,11 @@
  * @module
  */
 
-import type { HarnessAdapter } from "./event.ts";
-import { parseStandard } from "./standard.ts";
+import { standardAdapter } from "./standard.ts";
 
-const NAMES = {
+/** The Copilot CLI adapter. */
+export const copilot = standardAdapter("copilot", {
   sessionStart: ["sessionstart"],
   prompt: ["userpromptsubmitted", "userpromptsubmit"],
   toolStart: ["pretooluse"],
-};
-
-/** The Copilot CLI adapter. */
-export const copilot: HarnessAdapter = {
-  name: "copilot",
-  parse: (payload, opts) => parseStandard(payload, opts, NAMES),
-  renderSessionHint: () => null,
-  renderNudge: () => null,
-};
+}, { sessionHint: false, nudge: false });

@@ -10,19 +10,11 @@
  * @module
  */
 
-import type { HarnessAdapter } from "./event.ts";
-import { additionalContext, parseStandard } from "./standard.ts";
+import { standardAdapter } from "./standard.ts";
 
-const NAMES = {
+/** The Gemini CLI adapter. */
+export const gemini = standardAdapter("gemini", {
   sessionStart: ["sessionstart"],
   prompt: ["beforeagent"],
   toolStart: ["beforetool"],
-};
-
-/** The Gemini CLI adapter. */
-export const gemini: HarnessAdapter = {
-  name: "gemini",
-  parse: (payload, opts) => parseStandard(payload, opts, NAMES),
-  renderSessionHint: (text) => additionalContext("SessionStart", text),
-  renderNudge: () => null,
-};
+}, { sessionHint: true, nudge: false });

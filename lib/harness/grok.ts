@@ -10,19 +10,11 @@
  * @module
  */
 
-import type { HarnessAdapter } from "./event.ts";
-import { parseStandard } from "./standard.ts";
+import { standardAdapter } from "./standard.ts";
 
-const NAMES = {
+/** The Grok Build adapter. */
+export const grok = standardAdapter("grok", {
   sessionStart: ["sessionstart"],
   prompt: ["userpromptsubmit"],
   toolStart: ["pretooluse"],
-};
-
-/** The Grok Build adapter. */
-export const grok: HarnessAdapter = {
-  name: "grok",
-  parse: (payload, opts) => parseStandard(payload, opts, NAMES),
-  renderSessionHint: () => null,
-  renderNudge: () => null,
-};
+}, { sessionHint: false, nudge: false });

@@ -7,7 +7,14 @@
  * @module
  */
 
-import { type HookEvent, IGNORED, type ParseOptions, type ToolStartEvent } from "./event.ts";
+import {
+  type HarnessAdapter,
+  type HarnessName,
+  type HookEvent,
+  IGNORED,
+  type ParseOptions,
+  type ToolStartEvent,
+} from "./event.ts";
 import {
   asRecord,
   eventKey,
@@ -110,4 +117,28 @@ export function parseStandard(payload: unknown, opts: ParseOptions, names: Event
  */
 export function additionalContext(hookEventName: string, text: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } });
+}
+
+/** Which of rgraph's lines a harness takes as `hookSpecificOutput.additionalContext`. */
+export interface ContextChannels {
+  sessionHint: boolean;
+  nudge: boolean;
+}
+
+/**
+ * An adapter for a harness with Claude-style payloads: `names` says which of
+ * its events mean what, `channels` where it accepts additional context.
+ */
+export function standardAdapter(
+  name: HarnessName,
+  names: EventNames,
+  channels: ContextChannels,
+): HarnessAdapter {
+  return {
+    name,
+    parse: (payload, opts) => parseStandard(payload, opts, names),
+    renderSessionHint: (text) =>
+      channels.sessionHint ? additionalContext("SessionStart", text) : null,
+    renderNudge: (text) => channels.nudge ? additionalContext("PreToolUse", text) : null,
+  };
 }

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { sandbox } from "../helpers.ts";
+import { RGRAPH_FLAGS, sandbox } from "../helpers.ts";
 import { openEmbeddedStore } from "../../lib/store/sqlite.ts";
 import { issue } from "../fixtures_memory.ts";
 import type { NewTouch } from "../../lib/types.ts";
@@ -20,15 +20,6 @@ import type { NewTouch } from "../../lib/types.ts";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const RUNS = 30;
 const STORED_TOUCHES = 10_000;
-/** The `rgraph` task's permissions (deno.json), so the hook runs as users run it. */
-const TASK_FLAGS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-];
 
 const sb = await sandbox();
 const empty = `${sb.dir}/empty.ts`;
@@ -105,7 +96,7 @@ function childCpuMs(): number | null {
 }
 
 async function run(args: string[], stdin: string | null, wrap: string[] = []) {
-  const argv = [...wrap, Deno.execPath(), "run", ...TASK_FLAGS, ...args];
+  const argv = [...wrap, Deno.execPath(), "run", ...RGRAPH_FLAGS, ...args];
   const cpu0 = childCpuMs();
   const t = performance.now();
   const child = new Deno.Command(argv[0], {
