@@ -102,6 +102,7 @@ async function capture(
   const addresses = addressesOf(event, config);
   if (addresses.length === 0) return null;
   const now = new Date();
+  // A harness with no context channel renders no Nudge at all: skip the lookup for it.
   const wantsNudge = event.type === "tool_start" && adapter.renderNudge("", event) !== null;
   const userId = config.identity.user_id;
   if (!userId) log("no [identity] user_id in the config file: nothing recorded");
