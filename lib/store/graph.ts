@@ -175,14 +175,11 @@ export class GraphStore implements Store {
     return this.#driver.session({ database: this.#target.database ?? undefined });
   }
 
-  /** Runs `work` in one managed transaction (retried by the driver on transient errors). */
-  async #tx<T>(mode: "read" | "write", work: (run: Runner) => Promise<T>): Promise<T> {
+  /** Runs `work` on a fresh session, reporting a lost server as {@link StoreUnavailableError}. */
+  async #withSession<T>(work: (session: Session) => Promise<T>): Promise<T> {
     const session = this.#session();
     try {
-      const fn = (tx: ManagedTransaction) => work(this.#runner(tx));
-      const out = mode === "read" ? await session.executeRead(fn) : await session.executeWrite(fn);
-      this.#counts.transactions++;
-      return out;
+      return await work(session);
     } catch (e) {
       if (isUnreachable(e)) {
         throw new StoreUnavailableError(`${this.#target.url}: ${firstLine(e)}`, e);
@@ -193,26 +190,28 @@ export class GraphStore implements Store {
     }
   }
 
+  /** Runs `work` in one managed transaction (retried by the driver on transient errors). */
+  #tx<T>(mode: "read" | "write", work: (run: Runner) => Promise<T>): Promise<T> {
+    return this.#withSession(async (session) => {
+      const fn = (tx: ManagedTransaction) => work(this.#runner(tx));
+      const out = mode === "read" ? await session.executeRead(fn) : await session.executeWrite(fn);
+      this.#counts.transactions++;
+      return out;
+    });
+  }
+
   /**
    * One read statement as an auto-commit transaction: one round trip, where a
    * managed transaction needs a second for its commit. Reads never conflict,
    * so they need no retry.
    */
-  async #read(query: string, params: Params = {}): Promise<Props[]> {
-    const session = this.#session();
-    try {
+  #read(query: string, params: Params = {}): Promise<Props[]> {
+    return this.#withSession(async (session) => {
       this.#counts.statements++;
       this.#counts.transactions++;
       const result = await session.run(query, bolt(params) as Params);
       return result.records.map((r) => r.toObject() as Props);
-    } catch (e) {
-      if (isUnreachable(e)) {
-        throw new StoreUnavailableError(`${this.#target.url}: ${firstLine(e)}`, e);
-      }
-      throw e;
-    } finally {
-      await session.close();
-    }
+    });
   }
 
   #runner(tx: ManagedTransaction): Runner {
