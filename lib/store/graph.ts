@@ -371,8 +371,7 @@ export class GraphStore implements Store {
         : []),
       ...(comments.length ? [[Q.PUT_COMMENTS[1], { comments }] as [string, Params]] : []),
       ...(refs.length ? [[Q.LINK_REFERENCES, { refs }] as [string, Params]] : []),
-      [Q.BACKFILL[0], { keys }],
-      [Q.BACKFILL[1], { keys }],
+      [Q.BACKFILL, { keys }],
     ];
     // Statements are queued in order on the transaction and answered in one go.
     await Promise.all(steps.map(([q, p]) => run(q, p)));

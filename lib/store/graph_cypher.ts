@@ -268,18 +268,20 @@ ${
   )
 }`;
 
-/** References that were waiting for a key now written become edges. */
-export const BACKFILL = [
-  `UNWIND $keys AS k
-   MATCH (src:Resource)-[w:WAITS_FOR]->(:PendingRef {key: k.key})
-   MATCH (n:Resource {node_id: k.node_id})
-   ${WHEN("src <> n AND w.kind = 'REFERENCES'", "MERGE (src)-[:REFERENCES]->(n)")}
-   ${WHEN("src <> n AND w.kind = 'CLOSES'", "MERGE (src)-[:CLOSES]->(n)")}
-   DELETE w`,
-  `UNWIND $keys AS k
-   MATCH (p:PendingRef {key: k.key})
-   DETACH DELETE p`,
-] as const;
+/**
+ * References that were waiting for a key now written become edges; the
+ * key's PendingRef goes (and its WAITS_FOR relationships with it).
+ */
+export const BACKFILL = `
+UNWIND $keys AS k
+MATCH (p:PendingRef {key: k.key})
+MATCH (n:Resource {node_id: k.node_id})
+OPTIONAL MATCH (src:Resource)-[w:WAITS_FOR]->(p)
+WHERE src <> n
+FOREACH (x IN CASE WHEN w.kind = 'REFERENCES' THEN [src] ELSE [] END | MERGE (x)-[:REFERENCES]->(n))
+FOREACH (x IN CASE WHEN w.kind = 'CLOSES' THEN [src] ELSE [] END | MERGE (x)-[:CLOSES]->(n))
+WITH DISTINCT p
+DETACH DELETE p`;
 
 /** One Resource by key, with its comments. */
 export const GET_RESOURCE = `
