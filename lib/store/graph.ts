@@ -50,6 +50,7 @@ import {
   resourceProps,
   schemaTag,
   touchProps,
+  unreachableReason,
 } from "./graph_model.ts";
 import type {
   CacheOutcome,
@@ -125,6 +126,13 @@ function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split("\n")[0];
 }
 
+function unreachable(url: string, e: unknown): StoreUnavailableError {
+  return new StoreUnavailableError(
+    `${url}: ${unreachableReason(String((e as Error)?.message ?? e))}`,
+    e,
+  );
+}
+
 /** The shared graph store. */
 export class GraphStore implements Store {
   readonly kind = "graph" as const;
@@ -182,7 +190,7 @@ export class GraphStore implements Store {
       return await work(session);
     } catch (e) {
       if (isUnreachable(e)) {
-        throw new StoreUnavailableError(`${this.#target.url}: ${firstLine(e)}`, e);
+        throw unreachable(this.#target.url, e);
       }
       throw e;
     } finally {
@@ -659,7 +667,7 @@ export async function connectGraph(
       userAgent: "rgraph",
     });
   } catch (e) {
-    throw new StoreUnavailableError(`${target.url}: ${firstLine(e)}`, e);
+    throw unreachable(target.url, e);
   }
   try {
     const info = await driver.getServerInfo({ database: target.database ?? undefined });
@@ -683,9 +691,7 @@ export async function connectGraph(
   } catch (e) {
     await driver.close();
     // Any server-side refusal here (authentication, unknown database) also means no shared store.
-    if (isUnreachable(e) || e instanceof neo4j.Neo4jError) {
-      throw new StoreUnavailableError(`${target.url}: ${firstLine(e)}`, e);
-    }
+    if (isUnreachable(e) || e instanceof neo4j.Neo4jError) throw unreachable(target.url, e);
     throw e;
   }
 }

@@ -98,6 +98,29 @@ export function isAlreadyExists(message: string): boolean {
   return /already exists/i.test(message);
 }
 
+/**
+ * A short reason for a failed connection, from the driver's message (which
+ * runs to several sentences of advice about encryption settings).
+ *
+ * @example
+ * ```ts
+ * unreachableReason("Failed to connect to server. Please ensure … Caused by: connect ECONNREFUSED 127.0.0.1:7687");
+ * // "connection refused"
+ * ```
+ */
+export function unreachableReason(message: string): string {
+  const known: [RegExp, string][] = [
+    [/ECONNREFUSED/, "connection refused"],
+    [/ETIMEDOUT|timed out|timeout/i, "connection timed out"],
+    [/ENOTFOUND|EAI_AGAIN/, "host not found"],
+    [/ECONNRESET|closed by the server/i, "connection reset"],
+    [/unauthori[sz]ed|authentication/i, "authentication failed: check [store] user and password"],
+  ];
+  for (const [pattern, reason] of known) if (pattern.test(message)) return reason;
+  const first = message.split("\n")[0].split(". Please ensure")[0].trim();
+  return first.length > 160 ? `${first.slice(0, 159)}…` : first;
+}
+
 // --- Records as properties ------------------------------------------------------
 
 type Props = Record<string, unknown>;

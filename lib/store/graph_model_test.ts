@@ -13,6 +13,7 @@ import {
   touchId,
   touchProps,
   UNIQUE,
+  unreachableReason,
 } from "./graph_model.ts";
 import { issue, pullRequest, repository, touch } from "../../tests/store_contract.ts";
 import { listingAddress } from "../address/key.ts";
@@ -103,4 +104,19 @@ Deno.test("Listings keep their filters and limit", () => {
   };
   assert.deepEqual(decodeListing(listingProps(l, 50, false)), l);
   assert.equal(decodeListing(listingProps({ ...l, limit: null }, 50, false)).limit, null);
+});
+
+Deno.test("unreachableReason: the driver's long connection errors become a few words", () => {
+  assert.equal(
+    unreachableReason(
+      "Failed to connect to server. Please ensure that your database is listening on the correct host and port " +
+        "and that you have compatible encryption settings both on Neo4j server and driver. Caused by: connect ECONNREFUSED 127.0.0.1:9",
+    ),
+    "connection refused",
+  );
+  assert.equal(
+    unreachableReason("The client is unauthorized due to authentication failure."),
+    "authentication failed: check [store] user and password",
+  );
+  assert.equal(unreachableReason("Unknown scheme: http\nmore"), "Unknown scheme: http");
 });
