@@ -214,3 +214,7 @@ export async function main(args: string[]): Promise<number> {
   }
   return 0;
 }
+
+// Runnable on its own (`deno run … commands/hook.ts claude-code`): skips
+// main.ts, whose dispatch table makes deno load every command's module graph.
+if (import.meta.main) Deno.exit(await main(Deno.args));

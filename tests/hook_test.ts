@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { type RunResult, type Sandbox, sandbox } from "./helpers.ts";
+import { RGRAPH_FLAGS, type RunResult, type Sandbox, sandbox } from "./helpers.ts";
 import { HARNESS_NAMES, HARNESSES } from "../lib/harness/mod.ts";
 import type { HarnessName, ToolStartEvent } from "../lib/harness/event.ts";
 import { nudgeText, SESSION_HINT } from "../lib/nudge.ts";
@@ -505,6 +505,33 @@ Deno.test("the resource tool call records no FETCHED Touch (its Cache Read is th
     const r = await hook(sb, "claude-code", "resource_tool");
     assert.deepEqual([r.code, r.stdout], [0, ""]);
     assert.deepEqual(await touches(sb), []);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("commands/hook.ts runs as its own entry point, as the hook does through main.ts", async () => {
+  const sb = await sandbox();
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        ...RGRAPH_FLAGS,
+        new URL("../commands/hook.ts", import.meta.url).pathname,
+        "claude-code",
+      ],
+      env: sb.env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(payload("claude-code", "session_start")));
+    await w.close();
+    const out = await child.output();
+    assert.equal(out.code, 0);
+    const hint = HARNESSES["claude-code"].renderSessionHint(SESSION_HINT);
+    assert.equal(new TextDecoder().decode(out.stdout), `${hint}\n`);
   } finally {
     await sb.cleanup();
   }

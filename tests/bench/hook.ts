@@ -129,6 +129,8 @@ const reference = () => run([empty], null);
 const miss = () => run(["main.ts", "hook", "claude-code"], payload("claude-code", 999_999));
 const hit = () => run(["main.ts", "hook", "claude-code"], payload("claude-code", 1234));
 const noLookup = () => run(["main.ts", "hook", "grok"], payload("grok", 1234));
+/** The hook module run as the entry point, without main.ts's dispatch (see commands/hook.ts). */
+const direct = () => run(["commands/hook.ts", "claude-code"], payload("claude-code", 999_999));
 
 // Warm deno's module cache and the OS page cache; check what each variant prints.
 for (let i = 0; i < 3; i++) {
@@ -137,10 +139,28 @@ for (let i = 0; i < 3; i++) {
 if (!(await hit()).stdout.includes("is in memory")) throw new Error("the hit run printed no Nudge");
 if ((await miss()).stdout !== "") throw new Error("the miss run printed something");
 
-type Variant = "reference" | "miss" | "hit" | "noLookup";
-const variants: Record<Variant, () => ReturnType<typeof run>> = { reference, miss, hit, noLookup };
-const samples: Record<Variant, number[]> = { reference: [], miss: [], hit: [], noLookup: [] };
-const cpuTotal: Record<Variant, number | null> = { reference: 0, miss: 0, hit: 0, noLookup: 0 };
+type Variant = "reference" | "miss" | "hit" | "noLookup" | "direct";
+const variants: Record<Variant, () => ReturnType<typeof run>> = {
+  reference,
+  miss,
+  hit,
+  noLookup,
+  direct,
+};
+const samples: Record<Variant, number[]> = {
+  reference: [],
+  miss: [],
+  hit: [],
+  noLookup: [],
+  direct: [],
+};
+const cpuTotal: Record<Variant, number | null> = {
+  reference: 0,
+  miss: 0,
+  hit: 0,
+  noLookup: 0,
+  direct: 0,
+};
 for (let i = 0; i < RUNS; i++) {
   // Interleaved, so load on the shared machine colours every variant alike.
   for (const v of Object.keys(variants) as Variant[]) {
@@ -208,6 +228,7 @@ console.log(line("deno run, empty script (reference)", "reference"));
 console.log(line("rgraph hook claude-code, miss", "miss", "  target <= 1.5x"));
 console.log(line("rgraph hook claude-code, Nudge (hit)", "hit"));
 console.log(line("rgraph hook grok (no lookup, no Nudge)", "noLookup"));
+console.log(line("commands/hook.ts as entry, miss", "direct", "  (no main.ts dispatch)"));
 const nudgeCpu = (() => {
   const a = cpu("hit"), b = cpu("noLookup");
   return a === null || b === null
