@@ -308,6 +308,17 @@ for (const server of SERVERS) {
         const pending = (await touchesOf(alice)).filter((t) => t.status === "pending");
         assert.deepEqual(pending.map((t) => t.address), [`github:${slug}#3`]);
 
+        // Without an identity, reading Touches from the shared store fails closed.
+        const nobody = await teammate(null, server.url, emu);
+        try {
+          const refused = await nobody.rgraph(["touches", "--json"]);
+          assert.equal(refused.code, 1);
+          assert.match(refused.stderr, /no identity configured/);
+          assert.equal(refused.stdout, "");
+        } finally {
+          await nobody.cleanup();
+        }
+
         // Bob's hook, offline, nudges him towards what Alice stored: his local index has it.
         await bob.setUrl(deadUrl());
         const nudged = await bob.rgraph(["hook", "claude-code"], {
