@@ -11,17 +11,21 @@ import { UserError } from "./lib/errors.ts";
 /** What every command module exports. */
 export type CommandMain = (args: string[]) => Promise<number>;
 
-const COMMANDS: Record<string, { summary: string; load: () => Promise<{ main: CommandMain }> }> = {
-  hook: { summary: "record a Touch from a harness hook payload (stdin)", load: () => import("./commands/hook.ts") },
-  touches: { summary: "list your own Touches", load: () => import("./commands/touches.ts") },
-  sweep: { summary: "fetch pending Touches from GitHub into memory", load: () => import("./commands/sweep.ts") },
-  "serve-mcp": { summary: "serve the `resource` MCP tool over stdio", load: () => import("./commands/serve_mcp.ts") },
-  lookup: { summary: "answer an address from memory", load: () => import("./commands/lookup.ts") },
-  install: { summary: "wire rgraph into a harness", load: () => import("./commands/install.ts") },
-  uninstall: { summary: "remove what install added", load: () => import("./commands/uninstall.ts") },
-  doctor: { summary: "check the setup, with a fix for each failure", load: () => import("./commands/doctor.ts") },
-  stats: { summary: "what memory saved you", load: () => import("./commands/stats.ts") },
-  migrate: { summary: "copy the embedded store into a graph store", load: () => import("./commands/migrate.ts") },
+// Each command's modules load only when it runs. The specifier is built at run
+// time on purpose: a literal `import("./commands/x.ts")` makes Deno load every
+// command's module graph (MCP SDK, octokit, the Bolt driver) before the hook
+// can start. `deno compile` includes commands/ explicitly for the same reason.
+const COMMANDS: Record<string, { summary: string; module: string }> = {
+  hook: { summary: "record a Touch from a harness hook payload (stdin)", module: "hook" },
+  touches: { summary: "list your own Touches", module: "touches" },
+  sweep: { summary: "fetch pending Touches from GitHub into memory", module: "sweep" },
+  "serve-mcp": { summary: "serve the `resource` MCP tool over stdio", module: "serve_mcp" },
+  lookup: { summary: "answer an address from memory", module: "lookup" },
+  install: { summary: "wire rgraph into a harness", module: "install" },
+  uninstall: { summary: "remove what install added", module: "uninstall" },
+  doctor: { summary: "check the setup, with a fix for each failure", module: "doctor" },
+  stats: { summary: "what memory saved you", module: "stats" },
+  migrate: { summary: "copy the embedded store into a graph store", module: "migrate" },
 };
 
 /** rgraph's version. */
@@ -51,7 +55,11 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   try {
-    const { main } = await command.load();
+    const { main } = await import(
+      new URL(`./commands/${command.module}.ts`, import.meta.url).href
+    ) as {
+      main: CommandMain;
+    };
     return await main(rest);
   } catch (e) {
     if (e instanceof UserError) {
