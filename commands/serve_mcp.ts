@@ -16,6 +16,8 @@ import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
 import { answer, invalidAnswer, MemberCache, parseAsked } from "../lib/serve.ts";
 import { openStore } from "../lib/store/mod.ts";
+import { StoreUnavailableError } from "../lib/store/contract.ts";
+import { StoreConnection } from "../lib/store_connection.ts";
 // Not from main.ts: main.ts awaits this module at top level, so importing it back would deadlock.
 import project from "../deno.json" with { type: "json" };
 
@@ -57,6 +59,12 @@ function text(t: string, isError = false) {
   return { content: [{ type: "text" as const, text: t }], ...(isError ? { isError } : {}) };
 }
 
+/** What the tool says while the shared store is down: the model should not wait for it. */
+export function unreachableText(e: StoreUnavailableError): string {
+  return `rgraph: ${e.message}, so memory cannot be read right now; fetch it normally. ` +
+    "What your agents fetch meanwhile is not lost: it waits in the local outbox until the store is back.";
+}
+
 /** Runs the MCP server until the client closes stdin. */
 export async function main(args: string[]): Promise<number> {
   const parsed = parseCommand(SPEC, args);
@@ -67,7 +75,11 @@ export async function main(args: string[]): Promise<number> {
   const config = loadConfig();
   // Every answer is a Cache Read recorded for this user: without an identity there is no one to record it for.
   const userId = requireUserId(config);
-  const store = await openStore(config);
+  // The embedded store opens at once (a local file, fast); a shared store opens on the first call, so
+  // a graph server that is down leaves the harness a tool that says so instead of no tool at all.
+  const conn = config.store.url === null
+    ? StoreConnection.of(await openStore(config))
+    : new StoreConnection(() => openStore(config));
   // Over stdio the SDK has no session id; Claude Code exports its session to the processes it starts.
   // Best effort: a server that outlives a /clear keeps the id it started with.
   const harnessSession = Deno.env.get("CLAUDE_CODE_SESSION_ID") || null;
@@ -95,18 +107,21 @@ export async function main(args: string[]): Promise<number> {
       const asked = parseAsked(address, config);
       if (asked === null) return text(invalidAnswer(address).text, true);
       try {
-        const a = await answer(store, asked, {
-          page,
-          userId,
-          sessionId: extra.sessionId ?? harnessSession,
-          toolUseId: toolUseIdOf(extra._meta),
-          harness: harnessOf(server.server.getClientVersion()?.name),
-          via: "resource",
-          now: new Date(),
-          cache,
-        });
+        const a = await conn.use((store) =>
+          answer(store, asked, {
+            page,
+            userId,
+            sessionId: extra.sessionId ?? harnessSession,
+            toolUseId: toolUseIdOf(extra._meta),
+            harness: harnessOf(server.server.getClientVersion()?.name),
+            via: "resource",
+            now: new Date(),
+            cache,
+          })
+        );
         return text(a.text);
       } catch (e) {
+        if (e instanceof StoreUnavailableError) return text(unreachableText(e), true);
         return text(
           `rgraph: memory could not be read (${(e as Error).message}); fetch it normally`,
           true,
@@ -121,6 +136,6 @@ export async function main(args: string[]): Promise<number> {
   process.stdin.once("end", () => void server.close());
   await server.connect(new StdioServerTransport());
   await closed;
-  await store.close();
+  await conn.close();
   return 0;
 }
