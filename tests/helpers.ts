@@ -5,6 +5,8 @@
  * @module
  */
 
+import { DENO_FLAGS } from "../lib/install/command.ts";
+
 const ROOT = new URL("../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
 
@@ -82,16 +84,8 @@ export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   };
 }
 
-/** The permissions `deno task rgraph` grants, so tests run rgraph as users do. */
-export const RGRAPH_FLAGS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--allow-sys",
-  "--quiet",
-];
+/** The permissions rgraph runs with from a checkout, so tests run it as harnesses do. */
+export const RGRAPH_FLAGS = DENO_FLAGS;
 
 /** Runs `rgraph ARGS` as a real process. */
 export async function runRgraph(
