@@ -28,18 +28,14 @@ export {
 export {
   addressesFromPrompt,
   addressesFromToolCall,
-  type ParseContext,
   parseAddress,
+  type ParseContext,
   type PlatformAdapter,
 } from "./lib/address/mod.ts";
 export { readGitRemote } from "./lib/git_remote.ts";
 export { type Config, ConfigError, configPath, loadConfig } from "./lib/config.ts";
 export { UsageError, UserError } from "./lib/errors.ts";
-export {
-  IdentityRequiredError,
-  type Store,
-  StoreUnavailableError,
-} from "./lib/store/contract.ts";
+export { IdentityRequiredError, type Store, StoreUnavailableError } from "./lib/store/contract.ts";
 export { openEmbeddedStore, openStore, SqliteStore } from "./lib/store/mod.ts";
 export { adapterFor, HARNESS_NAMES, type HarnessName } from "./lib/harness/mod.ts";
 export { touchesFor } from "./lib/touch.ts";

@@ -73,8 +73,10 @@ export function helpText(spec: CommandSpec): string {
  * missing value.
  */
 export function parseCommand<S extends CommandSpec>(spec: S, args: string[]): Parsed<S> | null {
-  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> =
-    { help: { type: "boolean", short: "h" } };
+  const options: Record<
+    string,
+    { type: "string" | "boolean"; short?: string; multiple?: boolean }
+  > = { help: { type: "boolean", short: "h" } };
   for (const [name, o] of Object.entries(spec.options)) {
     // parseArgs rejects keys present with an undefined value, so set only what is given.
     options[name] = { type: o.type };
@@ -96,7 +98,11 @@ export function parseCommand<S extends CommandSpec>(spec: S, args: string[]): Pa
 }
 
 /** Parses a positive integer flag value or throws a usage error naming the flag. */
-export function positiveInt(command: string, flag: string, value: string | undefined): number | undefined {
+export function positiveInt(
+  command: string,
+  flag: string,
+  value: string | undefined,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) {

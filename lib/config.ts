@@ -136,7 +136,7 @@ export function parseConfig(text: string | null, file: string): Config {
 }
 
 /** Reads and parses the config file; a missing file means defaults. */
-export function loadConfig(file = configPath()): Config {
+export function loadConfig(file: string = configPath()): Config {
   let text: string | null = null;
   try {
     text = Deno.readTextFileSync(file);

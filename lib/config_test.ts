@@ -21,7 +21,11 @@ Deno.test("values come from the file", () => {
   assert.equal(c.store.path, "/tmp/x.db");
   assert.equal(c.store.url, "bolt://127.0.0.1:7687");
   assert.equal(c.github.api_url, "https://ghe.example/api/v3");
-  assert.equal(c.github.graphql_url, "https://ghe.example/api/v3/graphql", "GHES needs both; default derives");
+  assert.equal(
+    c.github.graphql_url,
+    "https://ghe.example/api/v3/graphql",
+    "GHES needs both; default derives",
+  );
 });
 
 Deno.test("a malformed file is a one-line error naming the file", () => {

@@ -26,7 +26,10 @@ export interface Sandbox {
   /** Rewrites the config file (TOML text). */
   writeConfig(toml: string): Promise<void>;
   /** Runs `rgraph ARGS` as a real process, optionally feeding stdin. */
-  rgraph(args: string[], options?: { stdin?: string; env?: Record<string, string> }): Promise<RunResult>;
+  rgraph(
+    args: string[],
+    options?: { stdin?: string; env?: Record<string, string> },
+  ): Promise<RunResult>;
   /** Removes the sandbox. */
   cleanup(): Promise<void>;
 }
@@ -79,7 +82,8 @@ export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
     dbPath,
     env,
     writeConfig: (toml) => Deno.writeTextFile(configPath, toml),
-    rgraph: (args, o = {}) => runRgraph(args, { stdin: o.stdin, env: { ...env, ...o.env }, cwd: dir }),
+    rgraph: (args, o = {}) =>
+      runRgraph(args, { stdin: o.stdin, env: { ...env, ...o.env }, cwd: dir }),
     cleanup: () => Deno.remove(dir, { recursive: true }),
   };
 }
