@@ -78,7 +78,7 @@ function issue(over: Partial<IssueResource> = {}): IssueResource {
     closed_at: null,
     comment_count: 0,
     comments: [],
-    references: [],
+    referenced_by: [],
     ...over,
   };
 }

@@ -174,10 +174,12 @@ interface ItemBase extends ResourceBase {
   comment_count: number;
   comments: Comment[];
   /**
-   * URLs of issues/pull requests this one references (cross-reference events).
-   * Kept even when the other end is not stored; edges are drawn when it is.
+   * URLs of the issues/pull requests that mention this one (the sources of
+   * the cross-reference events on its timeline), so each is drawn as
+   * `(mentioner)-[:REFERENCES]->(this)`. Kept even when the other end is not
+   * stored; the edge is drawn as soon as it is.
    */
-  references: string[];
+  referenced_by: string[];
 }
 
 /** A stored issue. */

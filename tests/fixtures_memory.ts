@@ -95,7 +95,7 @@ export function issue(
     closed_at: state === "closed" ? at(5000) : null,
     comment_count: cs.length,
     comments: cs,
-    references: [],
+    referenced_by: [],
   };
 }
 

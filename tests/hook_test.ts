@@ -432,7 +432,7 @@ async function storeIssue(dbPath: string) {
     closed_at: null,
     comment_count: 0,
     comments: [],
-    references: [],
+    referenced_by: [],
   };
   const store = openEmbeddedStore(dbPath);
   try {

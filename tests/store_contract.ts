@@ -92,9 +92,39 @@ export function issue(number: number, over: Partial<IssueResource> = {}): IssueR
     closed_at: null,
     comment_count: thread.length,
     comments: thread,
-    references: [],
+    referenced_by: [],
     ...over,
   };
+}
+
+/**
+ * What a store written before REFERENCES were turned round holds, in the
+ * current shape: #2 mentions #1, and #3 (not stored) mentions #1 too. Each
+ * store's test rewrites it into its earlier shape, reopens the store, and
+ * {@link assertUpgradedReferences} checks the answers.
+ */
+export const OLD_REFERENCES = (() => {
+  const mentioner = issue(2, { comments: [] });
+  const waiting = "https://github.com/acme/rocket/issues/3";
+  const mentioned = issue(1, { comments: [], referenced_by: [mentioner.url, waiting] });
+  return { mentioned, mentioner, waiting };
+})();
+
+/** An upgraded store reads {@link OLD_REFERENCES} from mentioner to mentioned, and keeps drawing them so. */
+export async function assertUpgradedReferences(store: Store): Promise<void> {
+  const { mentioned, mentioner, waiting } = OLD_REFERENCES;
+  const stored = await store.getResource(mentioned.address);
+  assert.deepEqual(stored?.kind === "issue" && stored.referenced_by, [mentioner.url, waiting]);
+  assert.equal(stored !== null && "references" in stored, false);
+  const edge = (from: string) => ({ kind: "REFERENCES", from, to: mentioned.address });
+  assert.deepEqual(await store.edges(mentioned.address), [edge(mentioner.address)]);
+  // The mention that was waiting arrives, and the mentioner's refetch keeps its edge.
+  const late = issue(3);
+  await store.putResources([{ resource: late }, { resource: mentioner }]);
+  assert.deepEqual(await store.edges(mentioned.address), [
+    edge(mentioner.address),
+    edge(late.address),
+  ]);
 }
 
 /** A pull request of acme/rocket with changed files, review comments and a closing reference. */
@@ -125,7 +155,7 @@ export function pullRequest(
     closed_at: "2026-02-20T16:30:00.000Z",
     comment_count: thread.length,
     comments: thread,
-    references: [],
+    referenced_by: [],
     merged: true,
     base_ref: "main",
     files: ["src/planner/optional.rs", "tests/planner/optional_match.rs"],
@@ -424,7 +454,8 @@ export function storeContract(
 
   test("a transferred issue with a new node_id replaces the stale one everywhere", async (store) => {
     const old = issue(7);
-    const other = issue(8, { references: ["https://github.com/acme/rocket/issues/7"] });
+    // #7 mentions #8: an edge #8 declares, which follows #7 to its new identity.
+    const other = issue(8, { referenced_by: ["https://github.com/acme/rocket/issues/7"] });
     await store.putResources([{ resource: old }, { resource: other }]);
     await store.putListing(listing(OPEN_ISSUES, 2), [old.address, other.address]);
     const transferred = issue(3, {
@@ -442,39 +473,75 @@ export function storeContract(
     const members = await store.listingMembers(OPEN_ISSUES);
     assert.deepEqual(members.map((m) => m.address), [transferred.address, other.address]);
     assert.deepEqual(await store.edges(other.address), [
-      { kind: "REFERENCES", from: other.address, to: transferred.address },
+      { kind: "REFERENCES", from: transferred.address, to: other.address },
     ]);
   });
 
-  test("references become edges in either fetch order", async (store) => {
-    const a = issue(10, { references: ["https://github.com/acme/rocket/issues/11"] });
-    const b = issue(11, { references: ["https://github.com/Acme/Rocket/pull/12#issuecomment-9"] });
+  test("REFERENCES run from the mentioning item to the mentioned one, in either fetch order", async (store) => {
+    // #11 mentions #10; pull request #12 mentions #11 (each learns it from its own timeline).
+    const a = issue(10, { referenced_by: ["https://github.com/acme/rocket/issues/11"] });
+    const b = issue(11, {
+      referenced_by: ["https://github.com/Acme/Rocket/pull/12#issuecomment-9"],
+    });
     const c = pullRequest(12);
-    // A then B: the edge is drawn when B arrives.
+    // Mentioned before mentioner: the edge waits for #11.
     await store.putResources([{ resource: a }]);
     assert.deepEqual(await store.edges(a.address), []);
-    await store.putResources([{ resource: b }]);
-    // C arrives after B already named it.
+    // Mentioner before mentioned: #12 is stored when #11 names it.
     await store.putResources([{ resource: c }]);
+    await store.putResources([{ resource: b }]);
+    assert.deepEqual(await store.edges(a.address), [
+      { kind: "REFERENCES", from: b.address, to: a.address },
+    ]);
     assert.deepEqual(await store.edges(b.address), [
-      { kind: "REFERENCES", from: a.address, to: b.address },
-      { kind: "REFERENCES", from: b.address, to: c.address },
+      { kind: "REFERENCES", from: b.address, to: a.address },
+      { kind: "REFERENCES", from: c.address, to: b.address },
     ]);
     assert.deepEqual(await store.edges(c.address), [
-      { kind: "REFERENCES", from: b.address, to: c.address },
+      { kind: "REFERENCES", from: c.address, to: b.address },
     ]);
   });
 
-  test("a reference to an already stored Resource is drawn at once; refetching redraws it", async (store) => {
-    const target = issue(20);
-    await store.putResources([{ resource: target }]);
-    const src = issue(21, { references: ["https://github.com/acme/rocket/issues/20"] });
-    await store.putResources([{ resource: src }]);
-    assert.deepEqual(await store.edges(target.address), [
-      { kind: "REFERENCES", from: src.address, to: target.address },
+  test("a mention by an already stored item is drawn at once; only the mentioned item's refetch redraws it", async (store) => {
+    const mentioner = issue(21);
+    await store.putResources([{ resource: mentioner }]);
+    const mentioned = issue(20, { referenced_by: ["https://github.com/acme/rocket/issues/21"] });
+    await store.putResources([{ resource: mentioned }]);
+    const edge = { kind: "REFERENCES", from: mentioner.address, to: mentioned.address };
+    assert.deepEqual(await store.edges(mentioned.address), [edge]);
+    // The mentioner's refetch keeps the edge the mentioned item declared.
+    await store.putResources([{ resource: { ...mentioner, title: "renamed" } }]);
+    assert.deepEqual(await store.edges(mentioner.address), [edge]);
+    await store.putResources([{ resource: { ...mentioned, referenced_by: [] } }]);
+    assert.deepEqual(await store.edges(mentioned.address), []);
+  });
+
+  test("a refetch redraws the edges a Resource declared and keeps those others declared", async (store) => {
+    // #5 closes #1 and is mentioned by #3; #1 says #5 mentions it.
+    const pr = pullRequest(5, {
+      closes: ["https://github.com/acme/rocket/issues/1"],
+      referenced_by: ["https://github.com/acme/rocket/issues/3"],
+    });
+    const closed = issue(1, { referenced_by: ["https://github.com/acme/rocket/pull/5"] });
+    const mentioner = issue(3);
+    await store.putResources([{ resource: closed }, { resource: pr }]);
+    await store.putResources([{ resource: mentioner }]);
+    const all = [
+      { kind: "CLOSES", from: pr.address, to: closed.address },
+      { kind: "REFERENCES", from: mentioner.address, to: pr.address },
+      { kind: "REFERENCES", from: pr.address, to: closed.address },
+    ];
+    assert.deepEqual(await store.edges(pr.address), all);
+    await store.putResources([{ resource: pr }]);
+    assert.deepEqual(await store.edges(pr.address), all, "an unchanged refetch draws the same");
+    await store.putResources([{ resource: { ...pr, closes: [], referenced_by: [] } }]);
+    assert.deepEqual(await store.edges(pr.address), [
+      { kind: "REFERENCES", from: pr.address, to: closed.address },
     ]);
-    await store.putResources([{ resource: { ...src, references: [] } }]);
-    assert.deepEqual(await store.edges(target.address), []);
+    assert.deepEqual(await store.edges(mentioner.address), []);
+    // What the pull request declares again is drawn again, to stored ends at once.
+    await store.putResources([{ resource: pr }]);
+    assert.deepEqual(await store.edges(pr.address), all);
   });
 
   test("a pull request CLOSES the issues it names, stored before or after it", async (store) => {
@@ -485,7 +552,7 @@ export function storeContract(
         "https://github.com/acme/rocket/issues/1",
         "https://github.com/acme/rocket/issues/2",
       ],
-      references: ["https://github.com/acme/rocket/issues/2"],
+      referenced_by: ["https://github.com/acme/rocket/issues/2"],
     });
     await store.putResources([{ resource: pr }]);
     const after = issue(2);
@@ -493,7 +560,7 @@ export function storeContract(
     assert.deepEqual(await store.edges(pr.address), [
       { kind: "CLOSES", from: pr.address, to: before.address },
       { kind: "CLOSES", from: pr.address, to: after.address },
-      { kind: "REFERENCES", from: pr.address, to: after.address },
+      { kind: "REFERENCES", from: after.address, to: pr.address },
     ]);
     assert.deepEqual(await store.edges(before.address), [
       { kind: "CLOSES", from: pr.address, to: before.address },

@@ -18,7 +18,13 @@
 
 import assert from "node:assert/strict";
 import neo4j from "neo4j-driver";
-import { issue, repository, storeContract } from "./store_contract.ts";
+import {
+  assertUpgradedReferences,
+  issue,
+  OLD_REFERENCES,
+  repository,
+  storeContract,
+} from "./store_contract.ts";
 import { listingAddress } from "../lib/address/key.ts";
 import { connectGraph, type GraphStore } from "../lib/store/graph.ts";
 import { type Emulator, startEmulator } from "./emulator/mod.ts";
@@ -510,7 +516,7 @@ for (const server of SERVERS) {
         try {
           const items = [
             issue(1),
-            issue(2, { references: ["https://github.com/acme/rocket/issues/3"] }),
+            issue(2, { referenced_by: ["https://github.com/acme/rocket/issues/3"] }),
           ];
           await store.putResources(items.map((resource) => ({ resource })));
           const key = listingAddress("acme", "rocket", "issues", {}, null).key;
@@ -542,12 +548,51 @@ for (const server of SERVERS) {
           );
           assert.equal(contained.n, 3, `round ${round}: items missing under the repository`);
           assert.deepEqual(await store.edges("github:acme/rocket#3"), [
-            { kind: "REFERENCES", from: "github:acme/rocket#2", to: "github:acme/rocket#3" },
+            { kind: "REFERENCES", from: "github:acme/rocket#3", to: "github:acme/rocket#2" },
           ]);
         } finally {
           await store.close();
           await other.close();
         }
+      }
+    },
+  });
+}
+
+for (const server of SERVERS) {
+  Deno.test({
+    name:
+      `graph store on ${server.name}: a graph written before references were turned round reads REFERENCES from mentioner to mentioned`,
+    ignore: !server.url,
+    async fn() {
+      const { mentioned, mentioner } = OLD_REFERENCES;
+      const before = await freshGraphStore(server.url);
+      try {
+        await before.putResources([{ resource: mentioned }, { resource: mentioner }]);
+        // Back to the earlier shape: edges turned round and undeclared, waiting
+        // references without a direction, mentioners under `references`, and
+        // the applied schema forgotten as an older rgraph would have left it.
+        for (
+          const q of [
+            `MATCH (a)-[e:REFERENCES]->(b) CREATE (b)-[:REFERENCES]->(a) DELETE e`,
+            `MATCH ()-[w:WAITS_FOR]->() REMOVE w.direction`,
+            `MATCH (n:Resource) SET n.references = n.referenced_by REMOVE n.referenced_by`,
+            `MATCH (s:RgraphLock {name: 'schema'}) DETACH DELETE s`,
+          ]
+        ) await before.cypher(q);
+      } finally {
+        await before.close();
+      }
+      const store = await connectGraph({
+        url: server.url,
+        user: null,
+        password: null,
+        database: null,
+      });
+      try {
+        await assertUpgradedReferences(store);
+      } finally {
+        await store.close();
       }
     },
   });

@@ -6,7 +6,15 @@
  */
 
 import assert from "node:assert/strict";
-import { issue, pullRequest, repository, storeContract, touch } from "./store_contract.ts";
+import {
+  assertUpgradedReferences,
+  issue,
+  OLD_REFERENCES,
+  pullRequest,
+  repository,
+  storeContract,
+  touch,
+} from "./store_contract.ts";
 import { openEmbeddedStore, referenceKey } from "../lib/store/sqlite.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { parseConfig } from "../lib/config.ts";
@@ -227,6 +235,36 @@ dbTest("an older database is migrated on open and keeps its Touches", async ({ p
   assert.deepEqual((await store.unexportedTouches(10)).map((t) => t.id), ["t-old"]);
   await store.close();
 });
+
+dbTest(
+  "a database from before references were turned round reads REFERENCES from mentioner to mentioned",
+  async ({ path }) => {
+    const db = new DatabaseSync(path);
+    migrate(db, 2);
+    // Version 2 kept an item's mentioners under `references` and drew (mentioned)->(mentioner).
+    const { mentioned, mentioner } = OLD_REFERENCES;
+    for (const [id, r] of [[1, mentioned], [2, mentioner]] as const) {
+      db.prepare(
+        `INSERT INTO resources (id, node_id, address, kind, owner, repo, number, title, state,
+           fetched_at, updated_at) VALUES (?, ?, ?, 'issue', 'acme', 'rocket', ?, ?, 'open', ?, ?)`,
+      ).run(id, r.node_id, r.address, r.number, r.title, r.fetched_at, r.updated_at);
+      const { referenced_by, comments: _, ...rest } = r;
+      db.prepare("INSERT INTO resource_data (id, data) VALUES (?, ?)")
+        .run(id, JSON.stringify({ ...rest, references: referenced_by }));
+    }
+    db.prepare("INSERT INTO edges (from_id, kind, to_id) VALUES (1, 'REFERENCES', 2)").run();
+    db.prepare(
+      "INSERT INTO pending_refs (target_key, kind, from_id) VALUES ('github:acme/rocket#3', 'REFERENCES', 1)",
+    ).run();
+    db.close();
+    const store = openEmbeddedStore(path);
+    try {
+      await assertUpgradedReferences(store);
+    } finally {
+      await store.close();
+    }
+  },
+);
 
 dbTest("the outbox hands out each user's Touches until marked exported", async ({ path }) => {
   const store = openEmbeddedStore(path);

@@ -301,10 +301,12 @@ for (const order of [["source", "target"], ["target", "source"]] as const) {
       for (const p of pairs) {
         const a = `github:${p.source.owner}/${p.source.repo}#${p.source.number}`;
         const b = `github:${p.target.owner}/${p.target.repo}#${p.target.number}`;
-        const kinds = (await edgesBetween(w, a, b)).map((e) => e.kind);
+        // FACTS: `source` mentions (or closes) `target`, so the edge runs source -> target.
+        const kind = p.kind === "closes" ? "CLOSES" : "REFERENCES";
+        const between = await edgesBetween(w, a, b);
         assert.ok(
-          kinds.includes(p.kind === "closes" ? "CLOSES" : "REFERENCES"),
-          `${a} — ${b}: ${kinds}`,
+          between.some((e) => e.kind === kind && e.from === a && e.to === b),
+          `${a} -[${kind}]-> ${b} missing: ${JSON.stringify(between)}`,
         );
       }
     } finally {

@@ -57,7 +57,7 @@ Deno.test("decoding: a full issue maps to a Resource at its repository's current
   assert.equal(r.kind, "issue");
   assert.equal(r.address, "github:acme/rocket#7");
   assert.equal(r.state, "open");
-  assert.deepEqual(r.references, ["https://github.com/Acme/Rocket/pull/9"]);
+  assert.deepEqual(r.referenced_by, ["https://github.com/Acme/Rocket/pull/9"]);
   assert.equal(r.comments[0].author, null, "a deleted user is null, not a crash");
   assert.equal(r.fetched_at, "2026-02-01T00:00:00Z");
 });

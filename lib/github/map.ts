@@ -74,7 +74,9 @@ export function itemResource(node: ItemNode, fetchedAt: string): ItemResource {
     closed_at: node.closedAt,
     comment_count: node.comments.totalCount ?? node.comments.nodes.length,
     comments: node.comments.nodes.map(comment),
-    references: unique(
+    // A CrossReferencedEvent on this item's timeline has the item that
+    // mentions this one as its source (and this one as its target).
+    referenced_by: unique(
       node.timelineItems.nodes.map((e) => e.source.url).filter((u): u is string =>
         u !== null && u !== node.url
       ),

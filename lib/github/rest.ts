@@ -423,7 +423,7 @@ export class RestSource implements Source {
       closed_at: issue.closed_at,
       comment_count: issue.comments,
       comments,
-      references: [],
+      referenced_by: [],
     };
     if (!issue.pull_request) {
       return { ...item, kind: "issue", state: issue.state === "open" ? "open" : "closed" };

@@ -34,7 +34,8 @@ import {
   type TouchQuery,
   type UserStats,
 } from "./contract.ts";
-import { openEmbeddedStore, referenceKey, type SqliteStore } from "./sqlite.ts";
+import { openEmbeddedStore, type SqliteStore } from "./sqlite.ts";
+import { declaredEdges } from "./declared.ts";
 import { syncWithGraph } from "./outbox.ts";
 import * as Q from "./graph_cypher.ts";
 import {
@@ -352,10 +353,7 @@ export class GraphStore implements Store {
         props: resourceProps(r),
         comment_ids: thread.map((c) => c.node_id),
       });
-      for (const [kind, url] of references(r)) {
-        const key = referenceKey(url);
-        if (key !== null && key !== r.address) refs.push({ from: node, kind, key });
-      }
+      for (const edge of declaredEdges(r)) refs.push({ node, ...edge });
     }
     const pairs = stale.map((s) => ({ into: s.into, stale: s.stale }));
     // A refetch clears what the new version may no longer have; a new Resource has nothing to clear.
@@ -374,7 +372,9 @@ export class GraphStore implements Store {
       ...(refetched.length
         ? [
           [Q.PUT_COMMENTS[0], { rows: refetched }] as [string, Params],
-          [Q.CLEAR_EDGES, { ids: refetched.map((r) => r.node_id) }] as [string, Params],
+          ...Q.CLEAR_EDGES.map((q): [string, Params] => [q, {
+            ids: refetched.map((r) => r.node_id),
+          }]),
         ]
         : []),
       ...(comments.length ? [[Q.PUT_COMMENTS[1], { comments }] as [string, Params]] : []),
@@ -616,14 +616,6 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-/** The reference URLs a Resource names, with the edge each becomes. */
-function references(r: Resource): [EdgeKind, string][] {
-  if (r.kind === "repository") return [];
-  const out: [EdgeKind, string][] = r.references.map((u) => ["REFERENCES", u]);
-  if (r.kind === "pull_request") { for (const u of r.closes) out.push(["CLOSES", u]); }
-  return out;
-}
-
 /**
  * Creates the constraints and indexes unless this schema is recorded as
  * applied already (one lookup instead of a statement per index: commands
@@ -631,7 +623,7 @@ function references(r: Resource): [EdgeKind, string][] {
  */
 async function ensureSchema(session: Session, dialect: Dialect): Promise<void> {
   const statements = ddl(dialect);
-  const tag = schemaTag(statements);
+  const tag = schemaTag([...statements, ...Q.UPGRADES]);
   const seen = await session.run(Q.SCHEMA_APPLIED, { tag });
   if (seen.records.length) return;
   for (const statement of statements) {
@@ -642,6 +634,7 @@ async function ensureSchema(session: Session, dialect: Dialect): Promise<void> {
     }
   }
   if (dialect === "neo4j") await session.run("CALL db.awaitIndexes(60)");
+  for (const upgrade of Q.UPGRADES) await session.run(upgrade);
   await session.run(Q.RECORD_SCHEMA, { tag });
 }
 

@@ -21,7 +21,54 @@ const BY_KEY = (k: string) =>
 const WHEN = (cond: string, write: string) =>
   `FOREACH (once IN CASE WHEN ${cond} THEN [1] ELSE [] END | ${write})`;
 
+/**
+ * MERGEs `(a)-[K {declared_by}]->(b)` for the edge kind K the expression
+ * `kind` names, when `cond` holds (relationship types cannot be parameters).
+ * `declared_by` is the node id of the Resource whose fields declare the edge:
+ * its refetch redraws the edge, nobody else's does.
+ */
+const MERGE_EDGE = (cond: string, kind: string, a: string, b: string, by: string) =>
+  (["REFERENCES", "CLOSES"] as const)
+    .map((k) =>
+      WHEN(`${cond} AND ${kind} = '${k}'`, `MERGE (${a})-[:${k} {declared_by: ${by}}]->(${b})`)
+    )
+    .join("\n");
+
+/**
+ * Draws an edge the Resource `n` declares to `other`, in the direction the
+ * expression `dir` names: `'out'` = (n)->(other), `'in'` = (other)->(n).
+ */
+const DRAW = (cond: string, kind: string, dir: string, n: string, other: string, by: string) =>
+  [
+    MERGE_EDGE(`${cond} AND ${dir} = 'out'`, kind, n, other, by),
+    MERGE_EDGE(`${cond} AND ${dir} = 'in'`, kind, other, n, by),
+  ].join("\n");
+
 // --- Schema ----------------------------------------------------------------------
+
+/**
+ * Data written by earlier versions brought to the current model; each
+ * statement touches only what is still in the old shape, so running it again
+ * changes nothing. Earlier versions drew REFERENCES from the mentioned item
+ * to the one mentioning it, kept its mentioners under `references`, and
+ * recorded neither who declared an edge nor a waiting reference's direction.
+ */
+export const UPGRADES = [
+  `MATCH (a:Resource)-[e:REFERENCES]->(b:Resource)
+   WHERE e.declared_by IS NULL
+   MERGE (b)-[:REFERENCES {declared_by: a.node_id}]->(a)
+   DELETE e`,
+  `MATCH (a:Resource)-[e:CLOSES]->(:Resource)
+   WHERE e.declared_by IS NULL
+   SET e.declared_by = a.node_id`,
+  `MATCH (:Resource)-[w:WAITS_FOR]->(:PendingRef)
+   WHERE w.direction IS NULL
+   SET w.direction = CASE w.kind WHEN 'REFERENCES' THEN 'in' ELSE 'out' END`,
+  `MATCH (n:Resource)
+   WHERE n.references IS NOT NULL
+   SET n.referenced_by = n.references
+   REMOVE n.references`,
+] as const;
 
 /** Whether the schema with this fingerprint was applied (recorded on rgraph's lock node). */
 export const SCHEMA_APPLIED =
@@ -179,8 +226,9 @@ FOREACH (x IN CASE WHEN l IS NULL THEN [] ELSE [l] END | MERGE (x)-[:LISTS_FROM]
 
 /**
  * Folding a stale Resource into the one that claims its address: Listings,
- * incoming edges, aliases and Touches follow the new node, then the stale
- * node and its comments go. One statement per relationship kind.
+ * edges other Resources declared, aliases and Touches follow the new node,
+ * then the stale node (with the edges it declared) and its comments go. One
+ * statement per relationship kind.
  */
 export const ABSORB = [
   `UNWIND $pairs AS p
@@ -190,10 +238,16 @@ export const ABSORB = [
    DELETE m`,
   `UNWIND $pairs AS p
    MATCH (n:Resource {node_id: p.into})
-   MATCH (f:Resource)-[e:REFERENCES|CLOSES]->(s:Resource {node_id: p.stale})
-   WHERE f <> n
-   ${WHEN("type(e) = 'REFERENCES'", "MERGE (f)-[:REFERENCES]->(n)")}
-   ${WHEN("type(e) = 'CLOSES'", "MERGE (f)-[:CLOSES]->(n)")}`,
+   MATCH (o:Resource)-[e:REFERENCES|CLOSES]->(s:Resource {node_id: p.stale})
+   WHERE o <> n AND e.declared_by <> p.stale
+   WITH n, o, type(e) AS kind, e.declared_by AS by
+   ${MERGE_EDGE("true", "kind", "o", "n", "by")}`,
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (s:Resource {node_id: p.stale})-[e:REFERENCES|CLOSES]->(o:Resource)
+   WHERE o <> n AND e.declared_by <> p.stale
+   WITH n, o, type(e) AS kind, e.declared_by AS by
+   ${MERGE_EDGE("true", "kind", "n", "o", "by")}`,
   `UNWIND $pairs AS p
    MATCH (n:Resource {node_id: p.into})
    MATCH (a:Alias)-[x:ALIAS_OF]->(s:Resource {node_id: p.stale})
@@ -247,30 +301,41 @@ export const PUT_COMMENTS = [
    MERGE (n)-[:HAS_COMMENT]->(m)`,
 ] as const;
 
-/** A refetch redraws a Resource's outgoing references from scratch. */
-export const CLEAR_EDGES = `
-UNWIND $ids AS id
-MATCH (:Resource {node_id: id})-[e:REFERENCES|CLOSES|WAITS_FOR]->()
-DELETE e`;
+/**
+ * A refetch redraws the edges a Resource declared (they touch it, so they are
+ * found from its node) and its waiting references; edges others declared stay.
+ */
+export const CLEAR_EDGES = [
+  `UNWIND $ids AS id
+   MATCH (:Resource {node_id: id})-[e:REFERENCES|CLOSES]-(:Resource)
+   WHERE e.declared_by = id
+   DELETE e`,
+  `UNWIND $ids AS id
+   MATCH (:Resource {node_id: id})-[w:WAITS_FOR]->(:PendingRef)
+   DELETE w`,
+] as const;
 
-/** Draws each reference to a stored Resource, or leaves it waiting under its key. */
+/**
+ * Draws each edge a Resource declares to a stored Resource, or leaves it
+ * waiting under the other end's key (with its kind and direction).
+ */
 export const LINK_REFERENCES = `
 UNWIND $refs AS f
-MATCH (n:Resource {node_id: f.from})
+MATCH (n:Resource {node_id: f.node})
 ${BY_KEY("f.key")}
 WITH n, f, coalesce(d, al) AS t
-${WHEN("t IS NOT NULL AND t <> n AND f.kind = 'REFERENCES'", "MERGE (n)-[:REFERENCES]->(t)")}
-${WHEN("t IS NOT NULL AND t <> n AND f.kind = 'CLOSES'", "MERGE (n)-[:CLOSES]->(t)")}
+${DRAW("t IS NOT NULL AND t <> n", "f.kind", "f.direction", "n", "t", "f.node")}
 ${
   WHEN(
     "t IS NULL",
-    "MERGE (p:PendingRef {key: f.key}) MERGE (n)-[:WAITS_FOR {kind: f.kind}]->(p)",
+    "MERGE (p:PendingRef {key: f.key}) MERGE (n)-[:WAITS_FOR {kind: f.kind, direction: f.direction}]->(p)",
   )
 }`;
 
 /**
- * References that were waiting for a key now written become edges; the
- * key's PendingRef goes (and its WAITS_FOR relationships with it).
+ * References that were waiting for a key now written become edges, declared
+ * by the Resource that waited; the key's PendingRef goes (and its WAITS_FOR
+ * relationships with it).
  */
 export const BACKFILL = `
 UNWIND $keys AS k
@@ -278,8 +343,8 @@ MATCH (p:PendingRef {key: k.key})
 MATCH (n:Resource {node_id: k.node_id})
 OPTIONAL MATCH (src:Resource)-[w:WAITS_FOR]->(p)
 WHERE src <> n
-FOREACH (x IN CASE WHEN w.kind = 'REFERENCES' THEN [src] ELSE [] END | MERGE (x)-[:REFERENCES]->(n))
-FOREACH (x IN CASE WHEN w.kind = 'CLOSES' THEN [src] ELSE [] END | MERGE (x)-[:CLOSES]->(n))
+WITH p, n, src, w
+${DRAW("src IS NOT NULL", "w.kind", "w.direction", "src", "n", "src.node_id")}
 WITH DISTINCT p
 DETACH DELETE p`;
 

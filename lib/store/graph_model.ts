@@ -11,8 +11,11 @@
  * `(:Touch)-[:CAUSED_BY]->(:Action {tool_use_id})`, `(:Touch)-[:BY_AGENT]->(:Agent {agent_id})`.
  * Two bookkeeping labels of rgraph's own: `(:Alias {key})-[:ALIAS_OF]->(:Resource)`
  * (old addresses of renamed or transferred Resources) and
- * `(:Resource)-[:WAITS_FOR {kind}]->(:PendingRef {key})` (references to Resources
- * not stored yet, found by key when they arrive), plus one `(:RgraphLock)` node
+ * `(:Resource)-[:WAITS_FOR {kind, direction}]->(:PendingRef {key})` (edges to
+ * Resources not stored yet, found by key when they arrive). REFERENCES and
+ * CLOSES carry `declared_by`, the node id of the Resource whose fields declare
+ * them (a mentioned item declares who mentions it; a pull request what it
+ * closes), so its refetch redraws them. Plus one `(:RgraphLock)` node
  * that serialises writers (and one recording which schema was applied).
  *
  * @example

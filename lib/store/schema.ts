@@ -139,6 +139,50 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE touches ADD COLUMN exported_at TEXT;
   CREATE INDEX touches_unexported ON touches (recorded_at) WHERE exported_at IS NULL;
   `,
+  // 3: REFERENCES run from the mentioning item to the mentioned one (they
+  // were drawn the other way round), and each edge and pending reference
+  // records the Resource whose fields declared it, so a refetch redraws its
+  // own and keeps the ones others declared. The field an item keeps its
+  // mentioners in is renamed to say so.
+  `
+  CREATE TABLE edges_v3 (
+    from_id INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    to_id INTEGER NOT NULL,
+    declared_by INTEGER NOT NULL,
+    PRIMARY KEY (from_id, kind, to_id, declared_by)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO edges_v3 (from_id, kind, to_id, declared_by)
+    SELECT CASE kind WHEN 'REFERENCES' THEN to_id ELSE from_id END, kind,
+           CASE kind WHEN 'REFERENCES' THEN from_id ELSE to_id END, from_id
+    FROM edges;
+  DROP TABLE edges;
+  ALTER TABLE edges_v3 RENAME TO edges;
+  CREATE INDEX edges_to ON edges (to_id);
+  CREATE INDEX edges_declared_by ON edges (declared_by);
+
+  -- direction 'out': (declared_by)-[kind]->(the Resource arriving at target_key);
+  -- 'in': (the arriving Resource)-[kind]->(declared_by).
+  CREATE TABLE pending_refs_v3 (
+    target_key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    declared_by INTEGER NOT NULL,
+    direction TEXT NOT NULL CHECK (direction IN ('out', 'in')),
+    PRIMARY KEY (target_key, kind, declared_by, direction)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO pending_refs_v3 (target_key, kind, declared_by, direction)
+    SELECT target_key, kind, from_id, CASE kind WHEN 'REFERENCES' THEN 'in' ELSE 'out' END
+    FROM pending_refs;
+  DROP TABLE pending_refs;
+  ALTER TABLE pending_refs_v3 RENAME TO pending_refs;
+  CREATE INDEX pending_refs_declared_by ON pending_refs (declared_by);
+
+  UPDATE resource_data
+     SET data = json_remove(
+       json_set(data, '$.referenced_by', json(json_extract(data, '$.references'))),
+       '$.references')
+   WHERE json_type(data, '$.references') = 'array';
+  `,
 ];
 
 /** The schema version this build writes. */

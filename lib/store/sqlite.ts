@@ -15,7 +15,6 @@
  */
 
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
-import { itemAddress } from "../address/key.ts";
 import {
   type Edge,
   IdentityRequiredError,
@@ -28,6 +27,7 @@ import {
   type UserStats,
 } from "./contract.ts";
 import { migrate, SchemaTooNewError } from "./schema.ts";
+import { type DeclaredEdge, declaredEdges } from "./declared.ts";
 import { UserError } from "../errors.ts";
 import type {
   CacheOutcome,
@@ -65,33 +65,7 @@ function requireUser(userId: string): void {
   if (typeof userId !== "string" || userId.trim() === "") throw new IdentityRequiredError();
 }
 
-/**
- * The item key a reference names: a github.com issue or pull URL, an API URL,
- * or an item key already. `null` for anything else (it is not an edge).
- *
- * @example
- * ```ts
- * referenceKey("https://github.com/Acme/Rocket/pull/5"); // "github:acme/rocket#5"
- * ```
- */
-export function referenceKey(text: string): string | null {
-  const key = /^github:([^/#?\s]+)\/([^/#?\s]+)#(\d+)$/.exec(text);
-  if (key) return itemAddress(key[1], key[2], Number(key[3])).key;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  const parts = url.pathname.split("/").filter((p) => p !== "");
-  const host = url.hostname.toLowerCase();
-  if (host === "api.github.com" && parts[0] === "repos") parts.shift();
-  else if (host !== "github.com" && host !== "www.github.com") return null;
-  const [owner, repo, section, num] = parts;
-  if (!owner || !repo || !["issues", "pull", "pulls"].includes(section ?? "")) return null;
-  if (!/^\d+$/.test(num ?? "") || Number(num) <= 0) return null;
-  return itemAddress(owner, repo, Number(num)).key;
-}
+export { referenceKey } from "./declared.ts";
 
 /** A stored JSON list of names; the empty list (most rows) skips the parser. */
 function parseList(json: string): string[] {
@@ -329,19 +303,24 @@ export class SqliteStore implements Store {
   /**
    * Folds a stale Resource (another node id at an address this write claims,
    * e.g. an issue GitHub re-identified on transfer) into `into`: listings,
-   * incoming edges and aliases follow the new row, the stale row goes.
+   * edges others declared and aliases follow the new row, the stale row goes.
    */
   #absorb(stale: number, into: number): void {
     this.#run("UPDATE listing_members SET resource_id = ? WHERE resource_id = ?", into, stale);
+    // Edges other Resources declared follow; the stale row's own declarations
+    // go (the Resource being written declares its own afresh).
     this.#run(
-      `INSERT OR IGNORE INTO edges (from_id, kind, to_id)
-       SELECT from_id, kind, ? FROM edges WHERE to_id = ? AND from_id != ?`,
-      into,
+      `INSERT OR IGNORE INTO edges (from_id, kind, to_id, declared_by)
+       SELECT CASE from_id WHEN ?1 THEN ?2 ELSE from_id END, kind,
+              CASE to_id WHEN ?1 THEN ?2 ELSE to_id END, declared_by
+       FROM edges
+       WHERE (from_id = ?1 OR to_id = ?1) AND declared_by != ?1
+         AND from_id != ?2 AND to_id != ?2`,
       stale,
       into,
     );
-    this.#run("DELETE FROM edges WHERE from_id = ? OR to_id = ?", stale, stale);
-    this.#run("DELETE FROM pending_refs WHERE from_id = ?", stale);
+    this.#run("DELETE FROM edges WHERE from_id = ?1 OR to_id = ?1 OR declared_by = ?1", stale);
+    this.#run("DELETE FROM pending_refs WHERE declared_by = ?", stale);
     this.#run("UPDATE aliases SET resource_id = ? WHERE resource_id = ?", into, stale);
     this.#run("DELETE FROM comments WHERE resource_id = ?", stale);
     this.#run("DELETE FROM resource_data WHERE id = ?", stale);
@@ -419,21 +398,19 @@ export class SqliteStore implements Store {
       if (item.kind === "pull_request") this.#putComments(id, item.review_comments, true);
     }
 
-    this.#run("DELETE FROM edges WHERE from_id = ?", id);
-    this.#run("DELETE FROM pending_refs WHERE from_id = ?", id);
-    if (item) {
-      const refs: [EdgeKind, string][] = item.references.map((u) => ["REFERENCES", u]);
-      if (item.kind === "pull_request") { for (const u of item.closes) refs.push(["CLOSES", u]); }
-      for (const [kind, url] of refs) this.#link(id, address, kind, url);
-    }
-    // Edges from stored Resources that were waiting for this one.
+    // A refetch redraws what this Resource declares and keeps what others declared.
+    this.#run("DELETE FROM edges WHERE declared_by = ?", id);
+    this.#run("DELETE FROM pending_refs WHERE declared_by = ?", id);
+    for (const edge of declaredEdges(r)) this.#link(id, edge);
+    // Edges stored Resources declared while waiting for this one.
     for (const key of [address, ...aliases]) {
       this.#run(
-        `INSERT OR IGNORE INTO edges (from_id, kind, to_id)
-         SELECT from_id, kind, ? FROM pending_refs WHERE target_key = ? AND from_id != ?`,
+        `INSERT OR IGNORE INTO edges (from_id, kind, to_id, declared_by)
+         SELECT CASE direction WHEN 'out' THEN declared_by ELSE ?1 END, kind,
+                CASE direction WHEN 'out' THEN ?1 ELSE declared_by END, declared_by
+         FROM pending_refs WHERE target_key = ?2 AND declared_by != ?1`,
         id,
         key,
-        id,
       );
       this.#run("DELETE FROM pending_refs WHERE target_key = ?", key);
     }
@@ -457,25 +434,27 @@ export class SqliteStore implements Store {
     );
   }
 
-  /** Draws an edge to a stored Resource, or remembers the reference until it arrives. */
-  #link(id: number, address: string, kind: EdgeKind, url: string): void {
-    const key = referenceKey(url);
-    if (key === null || key === address) return;
-    const target = this.#resolve(key);
-    if (target === id) return;
-    if (target !== null) {
+  /** Draws an edge `id` declares, or remembers it under the other end's key until that arrives. */
+  #link(id: number, edge: DeclaredEdge): void {
+    const other = this.#resolve(edge.key);
+    if (other === id) return;
+    if (other !== null) {
+      const [from, to] = edge.direction === "out" ? [id, other] : [other, id];
       this.#run(
-        "INSERT OR IGNORE INTO edges (from_id, kind, to_id) VALUES (?, ?, ?)",
+        "INSERT OR IGNORE INTO edges (from_id, kind, to_id, declared_by) VALUES (?, ?, ?, ?)",
+        from,
+        edge.kind,
+        to,
         id,
-        kind,
-        target,
       );
     } else {
       this.#run(
-        "INSERT OR IGNORE INTO pending_refs (target_key, kind, from_id) VALUES (?, ?, ?)",
-        key,
-        kind,
+        `INSERT OR IGNORE INTO pending_refs (target_key, kind, declared_by, direction)
+         VALUES (?, ?, ?, ?)`,
+        edge.key,
+        edge.kind,
         id,
+        edge.direction,
       );
     }
   }
