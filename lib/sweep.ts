@@ -22,6 +22,7 @@
  */
 
 import { parseKey } from "./address/key.ts";
+import { listingRequests, pages, REPOSITORY_REQUESTS, resourceRequests } from "./cost.ts";
 import { AuthError, RateLimitedError } from "./github/http.ts";
 import type { ChangedHead, Source } from "./github/source.ts";
 import { UnavailableError } from "./github/source.ts";
@@ -75,9 +76,10 @@ export interface SweepSummary {
   /** GitHub requests sent. */
   requests: number;
   /**
-   * Requests avoided, estimated: what fetching each settled Touch on its own
-   * would have cost (1 per item or repository, one per page for a Listing),
-   * minus what this Sweep sent. Duplicates, PROMPTED Touches of stored things,
+   * Requests avoided, estimated: what fetching each settled Touch the
+   * ordinary way would have cost (`lib/cost.ts`: an item with every page of
+   * comments, a repository with its README, a Listing's pages and each
+   * member's comments), minus what this Sweep sent. Duplicates, PROMPTED Touches of stored things,
    * unchanged revalidations and batching all count.
    */
   requests_saved: number;
@@ -412,7 +414,11 @@ class Run {
     for (const g of groups) {
       const r = found.get((g.address as ItemAddress).number);
       if (r?.status === "ok") {
-        await this.settle(g.touches, { status: "resolved", target: r.value.address });
+        await this.settle(
+          g.touches,
+          { status: "resolved", target: r.value.address },
+          resourceRequests(r.value),
+        );
       } else {await this.settle(g.touches, {
           status: "unresolved",
           reason: r?.status ?? "not_found",
@@ -474,7 +480,11 @@ class Run {
       for (const [g, head, n] of list) {
         const r = result.get(n);
         if (r?.status === "ok") {
-          await this.settle(g.touches, { status: "resolved", target: r.value.address });
+          await this.settle(
+            g.touches,
+            { status: "resolved", target: r.value.address },
+            resourceRequests(r.value),
+          );
         } else if (r?.status === "unchanged") {
           await this.settle(g.touches, { status: "resolved", target: head.address });
         } else {await this.settle(g.touches, {
@@ -496,7 +506,11 @@ class Run {
     const r = await source.repository(current.owner, current.repo, head);
     if (r.status === "unchanged") {
       await this.store.touchFetchedAt([head!.address], now);
-      return await this.settle(g.touches, { status: "resolved", target: head!.address });
+      return await this.settle(
+        g.touches,
+        { status: "resolved", target: head!.address },
+        REPOSITORY_REQUESTS,
+      );
     }
     if (r.status !== "ok") {
       return await this.settle(g.touches, { status: "unresolved", reason: r.status });
@@ -506,19 +520,22 @@ class Run {
       aliases: r.value.address === a.key ? [] : [a.key],
     }]);
     this.summary.resources_written++;
-    await this.settle(g.touches, { status: "resolved", target: r.value.address });
+    await this.settle(
+      g.touches,
+      { status: "resolved", target: r.value.address },
+      resourceRequests(r.value),
+    );
   }
 
   async listing(g: Group, a: ListingAddress): Promise<void> {
     const stored = await this.store.findListings(a.owner, a.repo, a.listing);
     const match = chooseListing(a, stored);
-    const pages = (n: number) => Math.max(1, Math.ceil(n / 100));
     if (match.outcome !== "miss" && !g.fetched) {
       // PROMPTED only: memory answers it (exactly or from a broader fully expanded Listing).
       return await this.settle(
         g.touches,
         { status: "resolved", target: match.listing.key },
-        pages(match.listing.member_count),
+        listingRequests(match.listing.member_count),
       );
     }
     const source = await this.source();
@@ -527,12 +544,11 @@ class Run {
       const changes = await source.listingChanges(a, sinceOf(match.listing.fetched_at));
       if (changes && await this.revalidateListing(g, a, match.listing, changes, limit)) return;
     }
-    const estimate = source.mode === "rest" ? pages(limit) + limit : pages(limit);
+    const estimate = source.mode === "rest" ? listingRequests(limit) : pages(limit);
     await this.withBudget([g], estimate, () => this.#fetchListing(source, g, a, limit));
   }
 
   async #fetchListing(source: Source, g: Group, a: ListingAddress, limit: number): Promise<void> {
-    const pages = (n: number) => Math.max(1, Math.ceil(n / 100));
     const fetchedAt = new Date().toISOString();
     const members: string[] = [];
     let total = 0;
@@ -551,7 +567,11 @@ class Run {
       throw e;
     }
     await this.putListing(a, limit, total, members, fetchedAt);
-    await this.settle(g.touches, { status: "resolved", target: a.key }, pages(members.length));
+    await this.settle(
+      g.touches,
+      { status: "resolved", target: a.key },
+      listingRequests(members.length),
+    );
   }
 
   async putListing(

@@ -735,9 +735,10 @@ export class SqliteStore implements Store {
           stats.unresolved[reason] = (stats.unresolved[reason] ?? 0) + n;
         }
       }
-      // What each answered read would have cost GitHub, from what served it:
-      // an item 1 request plus one per 100 comments; a listing one per 100
-      // members plus one per member; a repository 2 (metadata and README).
+      // What each answered read would have cost GitHub, from what served it,
+      // as lib/cost.ts estimates it: an item 1 request plus one per 100
+      // comments; a listing one per 100 members plus one per member; a
+      // repository 2 (metadata and README).
       const avoided = this.#stmt(
         `SELECT coalesce(sum(CASE
             WHEN l.key IS NOT NULL THEN
