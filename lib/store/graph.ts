@@ -312,24 +312,42 @@ export class GraphStore implements Store {
     await this.#mirrored((local) => local.putResources(writes));
   }
 
-  /** One batch in one transaction: the write lock and two reads pipelined, then the writes pipelined. */
+  /**
+   * One batch in one transaction: the write lock and one read pipelined, then
+   * the writes pipelined, leaving out those the read shows would find nothing.
+   */
   async #putBatch(run: Runner, writes: ResourceWrite[]): Promise<void> {
+    const ids = writes.map((w) => w.resource.node_id);
+    const addresses = writes.map((w) => w.resource.address);
     const claims = writes.flatMap((w) =>
       [w.resource.address, ...(w.aliases ?? [])].map((key) => ({
         node_id: w.resource.node_id,
         key,
       }))
     );
-    const [, previous, stale] = await Promise.all([
+    const [, found] = await Promise.all([
       run(Q.WRITE_LOCK),
-      run(Q.PREVIOUS_ADDRESSES, { ids: writes.map((w) => w.resource.node_id) }),
-      run(Q.STALE_CLAIMS, { claims }),
+      run(Q.BEFORE_WRITE, { ids, claims, addresses }),
     ]);
-    const before = new Map(previous.map((r) => [r.id as string, r.address as string]));
+    const before = new Map<string, string>();
+    const pairs: Props[] = [];
+    const pending = new Set<string>();
+    let aliased = false;
+    for (const { what, a, b } of found) {
+      if (what === "previous") before.set(a as string, b as string);
+      else if (what === "stale") pairs.push({ into: a, stale: b });
+      else if (what === "pending") pending.add(a as string);
+      else aliased = true;
+    }
 
-    const rows: Props[] = [];
+    const upserts = {
+      repository: [] as Props[],
+      issue: [] as Props[],
+      pull_request: [] as Props[],
+    };
     const aliases: Props[] = [];
     const comments: Props[] = [];
+    const threads: Props[] = [];
     const refs: Props[] = [];
     const keys: Props[] = [];
     for (const { resource: r, aliases: asked = [] } of writes) {
@@ -338,7 +356,9 @@ export class GraphStore implements Store {
       const mine = new Set([...asked, ...(prev !== undefined ? [prev] : [])]);
       mine.delete(r.address);
       for (const key of mine) aliases.push({ node_id: node, key });
-      for (const key of [r.address, ...mine]) keys.push({ node_id: node, key });
+      for (const key of [r.address, ...mine]) {
+        if (pending.has(key)) keys.push({ node_id: node, key });
+      }
       const thread = r.kind === "repository" ? [] : [
         ...r.comments.map((c, i) => commentProps(c, false, i)),
         ...(r.kind === "pull_request"
@@ -346,40 +366,33 @@ export class GraphStore implements Store {
           : []),
       ];
       for (const props of thread) comments.push({ parent: node, props });
-      rows.push({
-        node_id: node,
-        kind: r.kind,
-        address: r.address,
-        props: resourceProps(r),
-        comment_ids: thread.map((c) => c.node_id),
-      });
+      upserts[r.kind].push({ node_id: node, props: resourceProps(r) });
+      // A refetch clears what the new version may no longer have; a new Resource has nothing to clear.
+      if (prev !== undefined) {
+        threads.push({
+          node_id: node,
+          comment_ids: thread.map((c) => c.node_id),
+        });
+      }
       for (const edge of declaredEdges(r)) refs.push({ node, ...edge });
     }
-    const pairs = stale.map((s) => ({ into: s.into, stale: s.stale }));
-    // A refetch clears what the new version may no longer have; a new Resource has nothing to clear.
-    const refetched = rows.filter((r) => before.has(r.node_id as string));
-    const kinds = (["repository", "issue", "pull_request"] as const).map((kind) =>
-      [kind, rows.filter((r) => r.kind === kind)] as const
-    );
+    const refetched = threads.map((t) => t.node_id);
     const steps: [string, Params][] = [
-      ...kinds.filter(([, of]) => of.length).map(([kind, of]): [string, Params] => [
-        Q.UPSERT[kind],
-        { rows: of },
-      ]),
+      ...Object.entries(upserts).filter(([, of]) => of.length).map((
+        [kind, of],
+      ): [string, Params] => [Q.UPSERT[kind as ResourceKind], { rows: of }]),
       ...(pairs.length ? Q.ABSORB.map((q): [string, Params] => [q, { pairs }]) : []),
-      [Q.SET_ALIASES[0], { addresses: rows.map((r) => r.address) }],
+      ...(aliased ? [[Q.SET_ALIASES[0], { addresses }] as [string, Params]] : []),
       ...(aliases.length ? [[Q.SET_ALIASES[1], { aliases }] as [string, Params]] : []),
-      ...(refetched.length
+      ...(threads.length
         ? [
-          [Q.PUT_COMMENTS[0], { rows: refetched }] as [string, Params],
-          ...Q.CLEAR_EDGES.map((q): [string, Params] => [q, {
-            ids: refetched.map((r) => r.node_id),
-          }]),
+          [Q.PUT_COMMENTS[0], { rows: threads }] as [string, Params],
+          ...Q.CLEAR_EDGES.map((q): [string, Params] => [q, { ids: refetched }]),
         ]
         : []),
       ...(comments.length ? [[Q.PUT_COMMENTS[1], { comments }] as [string, Params]] : []),
       ...(refs.length ? [[Q.LINK_REFERENCES, { refs }] as [string, Params]] : []),
-      [Q.BACKFILL, { keys }],
+      ...(keys.length ? [[Q.BACKFILL, { keys }] as [string, Params]] : []),
     ];
     // Statements are queued in order on the transaction and answered in one go.
     await Promise.all(steps.map(([q, p]) => run(q, p)));

@@ -179,18 +179,38 @@ MERGE (w:RgraphLock {name: 'writes'})
 SET w.busy = true
 REMOVE w.busy`;
 
-/** Current addresses of Resources about to be written (a changed one becomes an alias). */
-export const PREVIOUS_ADDRESSES = `
+/**
+ * What a batch of Resources finds stored before it writes, in one read (under
+ * the write lock), as rows of `what`, `a`, `b`:
+ * - `previous`: Resource `a` is stored now under address `b` (a changed one becomes an alias);
+ * - `stale`: another Resource `b` holds an address Resource `a` claims (e.g. an
+ *   issue re-identified on transfer);
+ * - `alias`: address `a` being written is an Alias now;
+ * - `pending`: references wait for key `a` (a claimed key or a stored address).
+ * The last two let a batch skip the statements that would find nothing.
+ */
+export const BEFORE_WRITE = `
 UNWIND $ids AS id
 MATCH (n:Resource {node_id: id})
-RETURN id, n.address AS address`;
-
-/** Other Resources holding an address a write claims (e.g. an issue re-identified on transfer). */
-export const STALE_CLAIMS = `
+RETURN 'previous' AS what, id AS a, n.address AS b
+UNION ALL
 UNWIND $claims AS c
 MATCH (s:Resource {address: c.key})
 WHERE s.node_id <> c.node_id
-RETURN DISTINCT c.node_id AS into, s.node_id AS stale`;
+RETURN DISTINCT 'stale' AS what, c.node_id AS a, s.node_id AS b
+UNION ALL
+UNWIND $addresses AS k
+MATCH (:Alias {key: k})
+RETURN DISTINCT 'alias' AS what, k AS a, null AS b
+UNION ALL
+UNWIND $claims AS c
+MATCH (:PendingRef {key: c.key})
+RETURN DISTINCT 'pending' AS what, c.key AS a, null AS b
+UNION ALL
+UNWIND $ids AS id
+MATCH (n:Resource {node_id: id})
+MATCH (:PendingRef {key: n.address})
+RETURN DISTINCT 'pending' AS what, n.address AS a, null AS b`;
 
 /**
  * Upserts items of one kind on node_id, replacing their properties, and hangs
