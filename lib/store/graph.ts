@@ -346,8 +346,8 @@ export class GraphStore implements Store {
       pull_request: [] as Props[],
     };
     const aliases: Props[] = [];
-    const comments: Props[] = [];
     const threads: Props[] = [];
+    const refetched: Props[] = [];
     const refs: Props[] = [];
     const keys: Props[] = [];
     for (const { resource: r, aliases: asked = [] } of writes) {
@@ -365,34 +365,32 @@ export class GraphStore implements Store {
           ? r.review_comments.map((c, i) => commentProps(c, true, i))
           : []),
       ];
-      for (const props of thread) comments.push({ parent: node, props });
       upserts[r.kind].push({ node_id: node, props: resourceProps(r) });
+      if (thread.length) threads.push({ node_id: node, comments: thread });
       // A refetch clears what the new version may no longer have; a new Resource has nothing to clear.
       if (prev !== undefined) {
-        threads.push({
-          node_id: node,
-          comment_ids: thread.map((c) => c.node_id),
-        });
+        refetched.push({ node_id: node, comment_ids: thread.map((c) => c.node_id) });
       }
       for (const edge of declaredEdges(r)) refs.push({ node, ...edge });
     }
-    const refetched = threads.map((t) => t.node_id);
+    const when = (cond: boolean, ...qs: [string, Params][]) => cond ? qs : [];
     const steps: [string, Params][] = [
-      ...Object.entries(upserts).filter(([, of]) => of.length).map((
-        [kind, of],
-      ): [string, Params] => [Q.UPSERT[kind as ResourceKind], { rows: of }]),
-      ...(pairs.length ? Q.ABSORB.map((q): [string, Params] => [q, { pairs }]) : []),
-      ...(aliased ? [[Q.SET_ALIASES[0], { addresses }] as [string, Params]] : []),
-      ...(aliases.length ? [[Q.SET_ALIASES[1], { aliases }] as [string, Params]] : []),
-      ...(threads.length
-        ? [
-          [Q.PUT_COMMENTS[0], { rows: threads }] as [string, Params],
-          ...Q.CLEAR_EDGES.map((q): [string, Params] => [q, { ids: refetched }]),
-        ]
-        : []),
-      ...(comments.length ? [[Q.PUT_COMMENTS[1], { comments }] as [string, Params]] : []),
-      ...(refs.length ? [[Q.LINK_REFERENCES, { refs }] as [string, Params]] : []),
-      ...(keys.length ? [[Q.BACKFILL, { keys }] as [string, Params]] : []),
+      ...(Object.keys(upserts) as ResourceKind[]).flatMap((kind) =>
+        when(upserts[kind].length > 0, [Q.UPSERT[kind], { rows: upserts[kind] }])
+      ),
+      ...when(pairs.length > 0, ...Q.ABSORB.map((q): [string, Params] => [q, { pairs }])),
+      ...when(aliased, [Q.SET_ALIASES[0], { addresses }]),
+      ...when(aliases.length > 0, [Q.SET_ALIASES[1], { aliases }]),
+      ...when(
+        refetched.length > 0,
+        [Q.PUT_COMMENTS[0], { rows: refetched }],
+        ...Q.CLEAR_EDGES.map((q): [string, Params] => [q, {
+          ids: refetched.map((r) => r.node_id),
+        }]),
+      ),
+      ...when(threads.length > 0, [Q.PUT_COMMENTS[1], { threads }]),
+      ...when(refs.length > 0, [Q.LINK_REFERENCES, { refs }]),
+      ...when(keys.length > 0, [Q.BACKFILL, { keys }]),
     ];
     // Statements are queued in order on the transaction and answered in one go.
     await Promise.all(steps.map(([q, p]) => run(q, p)));

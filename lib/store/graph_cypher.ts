@@ -307,17 +307,19 @@ export const SET_ALIASES = [
 
 /**
  * Comments: on a refetch the ones no longer in a thread go; then each is
- * upserted on node_id under its Resource.
+ * upserted on node_id under its Resource. Threads arrive whole (one row per
+ * Resource): its node is found once, and the parameters do not repeat it.
  */
 export const PUT_COMMENTS = [
   `UNWIND $rows AS r
    MATCH (:Resource {node_id: r.node_id})-[:HAS_COMMENT]->(c:Comment)
    WHERE NOT c.node_id IN r.comment_ids
    DETACH DELETE c`,
-  `UNWIND $comments AS c
-   MATCH (n:Resource {node_id: c.parent})
-   MERGE (m:Comment {node_id: c.props.node_id})
-   SET m = c.props
+  `UNWIND $threads AS t
+   MATCH (n:Resource {node_id: t.node_id})
+   UNWIND t.comments AS c
+   MERGE (m:Comment {node_id: c.node_id})
+   SET m = c
    MERGE (n)-[:HAS_COMMENT]->(m)`,
 ] as const;
 
