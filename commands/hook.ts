@@ -16,7 +16,8 @@
  * @module
  */
 
-import { type Config, defaultDataDir, loadConfig } from "../lib/config.ts";
+import { defaultDataDir } from "../lib/config_path.ts";
+import { type HookConfig, loadHookConfig } from "../lib/hook_config.ts";
 import { adapterFor, type HarnessAdapter } from "../lib/harness/mod.ts";
 import type { ToolStartEvent, UserPromptEvent } from "../lib/harness/event.ts";
 import {
@@ -76,7 +77,7 @@ function repoOfCwd(cwd: string): { owner: string; repo: string } | null {
   }
 }
 
-function addressesOf(event: UserPromptEvent | ToolStartEvent, config: Config): Address[] {
+function addressesOf(event: UserPromptEvent | ToolStartEvent, config: HookConfig): Address[] {
   const ctx: ParseContext = {
     cwd: event.cwd,
     githubLogin: config.identity.github_login,
@@ -95,7 +96,7 @@ function addressesOf(event: UserPromptEvent | ToolStartEvent, config: Config): A
 async function capture(
   adapter: HarnessAdapter,
   event: UserPromptEvent | ToolStartEvent,
-  config: Config,
+  config: HookConfig,
   log: (problem: unknown) => void,
 ): Promise<string | null> {
   if (event.type === "tool_start" && isMemoryRead(event.tool_name)) return null;
@@ -124,6 +125,10 @@ async function capture(
     }
     return null;
   } finally {
+    // Closing is the cheaper way out: the last connection's close checkpoints
+    // the WAL and removes it. Exiting without it loses nothing committed, but
+    // leaves the next hook to rebuild the WAL index on open (measured: over
+    // 300 hooks that open grew from 0.3 ms to 5 ms).
     await store.close();
   }
 }
@@ -195,7 +200,7 @@ export async function main(args: string[]): Promise<number> {
       log(`unknown harness '${harness}' (expected one of ${USAGE.split(" ")[2]})`);
       return 0;
     }
-    const config = loadConfig();
+    const config = await loadHookConfig();
     dataDir = config.data_dir;
     let payload: unknown;
     try {

@@ -15,6 +15,9 @@
 
 import { parse } from "smol-toml";
 import { UserError } from "./errors.ts";
+import { configPath, defaultDataDir } from "./config_path.ts";
+
+export { configPath, defaultDataDir };
 
 /** The resolved configuration. */
 export interface Config {
@@ -50,29 +53,6 @@ export class ConfigError extends UserError {
     super(`config ${file}: ${detail}`);
     this.name = "ConfigError";
   }
-}
-
-function env(name: string): string | undefined {
-  try {
-    return Deno.env.get(name) || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function home(): string {
-  return env("HOME") ?? "/";
-}
-
-/** The config file path: `RGRAPH_CONFIG`, else the XDG default. */
-export function configPath(): string {
-  return env("RGRAPH_CONFIG") ??
-    `${env("XDG_CONFIG_HOME") ?? `${home()}/.config`}/rgraph/config.toml`;
-}
-
-/** The default data directory: `$XDG_DATA_HOME/rgraph` (else `~/.local/share/rgraph`). */
-export function defaultDataDir(): string {
-  return `${env("XDG_DATA_HOME") ?? `${home()}/.local/share`}/rgraph`;
 }
 
 type Table = Record<string, unknown>;
