@@ -11,7 +11,9 @@
  * to `<data_dir>/hook.log`, one line each.
  *
  * This module's import graph stays small (no MCP SDK, octokit or Bolt
- * driver): it runs on every tool call.
+ * driver, and no npm package at all: config values come through
+ * `lib/hook_config.ts`, which loads the TOML parser only when the file
+ * changed): it runs on every tool call.
  *
  * @module
  */

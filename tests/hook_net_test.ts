@@ -2,7 +2,7 @@
  * The hook can never reach the network: it revokes its own net permission
  * before anything else, even when started with `--allow-net` (as `deno task
  * rgraph` and a compiled binary are). And its import graph never pulls in the
- * MCP SDK, octokit or the Bolt driver.
+ * MCP SDK, octokit or the Bolt driver, nor at run time any npm package.
  */
 
 import assert from "node:assert/strict";
@@ -51,8 +51,12 @@ Deno.test("a network attempt inside the hook process fails once the hook has run
   }
 });
 
-/** The specifiers of every module in `module`'s import graph (npm packages as `npm:/name@version`). */
-async function graphOf(module: string): Promise<string[]> {
+interface InfoModule {
+  specifier: string;
+  dependencies?: Array<{ code?: { specifier: string } }>;
+}
+
+async function infoOf(module: string): Promise<InfoModule[]> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", module],
     cwd: ROOT,
@@ -60,9 +64,32 @@ async function graphOf(module: string): Promise<string[]> {
     stderr: "piped",
   }).output();
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout));
   // `npmPackages` is the lockfile's whole snapshot; `modules` is this graph.
-  return (info.modules as Array<{ specifier: string }>).map((m) => m.specifier);
+  return JSON.parse(new TextDecoder().decode(out.stdout)).modules;
+}
+
+/** The specifiers of every module in `module`'s import graph (npm packages as `npm:/name@version`). */
+async function graphOf(module: string): Promise<string[]> {
+  return (await infoOf(module)).map((m) => m.specifier);
+}
+
+/**
+ * The modules `module` can load at run time: its graph without what is
+ * reached only through type imports (erased when the code runs).
+ */
+async function runtimeGraphOf(module: string): Promise<string[]> {
+  const modules = await infoOf(module);
+  const bySpecifier = new Map(modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const visit = (specifier: string) => {
+    if (seen.has(specifier)) return;
+    seen.add(specifier);
+    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (d.code) visit(d.code.specifier);
+    }
+  };
+  visit(new URL(module, `file://${ROOT}`).href);
+  return [...seen];
 }
 
 const HEAVY = /@modelcontextprotocol|octokit|neo4j-driver/;
@@ -74,4 +101,12 @@ Deno.test("the hook's import graph has no MCP SDK, octokit or neo4j-driver", asy
   // The check can fail: the MCP server's graph does include the SDK.
   const serve = await graphOf("commands/serve_mcp.ts");
   assert.ok(serve.some((s) => HEAVY.test(s)));
+});
+
+Deno.test("the hook loads no npm package at run time (the TOML parser only when the config changed)", async () => {
+  const hook = await runtimeGraphOf("commands/hook.ts");
+  assert.ok(hook.some((s) => s.endsWith("/lib/hook_config.ts")), "the graph was walked");
+  assert.deepEqual(hook.filter((s) => s.startsWith("npm:")), []);
+  // The check can fail: config.ts, which lib/hook_config.ts loads on a cache miss, imports smol-toml.
+  assert.ok((await runtimeGraphOf("lib/config.ts")).some((s) => s.includes("smol-toml")));
 });
