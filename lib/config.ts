@@ -15,7 +15,7 @@
 
 import { parse } from "smol-toml";
 import { UserError } from "./errors.ts";
-import { configPath, defaultDataDir } from "./config_path.ts";
+import { configPath, defaultDataDir, home } from "./config_path.ts";
 
 export { configPath, defaultDataDir };
 
@@ -73,6 +73,20 @@ function str(file: string, t: Table, sec: string, key: string): string | null {
   return v.trim() === "" ? null : v;
 }
 
+/**
+ * The store file as an absolute path: `~/` means the home directory. A
+ * relative path is refused, since it would give every working directory (every
+ * hook's cwd) a memory of its own.
+ */
+function storePath(file: string, path: string | null): string | null {
+  if (path === null) return null;
+  if (path.startsWith("~/")) return `${home()}/${path.slice(2)}`;
+  if (!path.startsWith("/")) {
+    throw new ConfigError(file, `[store] path must be absolute or start with ~/ (got "${path}")`);
+  }
+  return path;
+}
+
 /** Parses config text; `file` names it in errors. Pure apart from reading defaults from the environment. */
 export function parseConfig(text: string | null, file: string): Config {
   let doc: Table = {};
@@ -101,7 +115,7 @@ export function parseConfig(text: string | null, file: string): Config {
       github_login: str(file, identity, "identity", "github_login"),
     },
     store: {
-      path: str(file, store, "store", "path") ?? `${dataDir}/rgraph.db`,
+      path: storePath(file, str(file, store, "store", "path")) ?? `${dataDir}/rgraph.db`,
       url: str(file, store, "store", "url"),
       user: str(file, store, "store", "user"),
       password: str(file, store, "store", "password"),

@@ -20,7 +20,8 @@ function env(name: string): string | undefined {
   }
 }
 
-function home(): string {
+/** The user's home directory (`HOME`), `/` when unset. */
+export function home(): string {
   return env("HOME") ?? "/";
 }
 

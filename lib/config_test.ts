@@ -43,3 +43,13 @@ Deno.test("reads of Touches fail closed without an identity", () => {
   assert.throws(() => requireUserId(parseConfig("", "/c.toml")), UserError);
   assert.equal(requireUserId(parseConfig(`[identity]\nuser_id = "bob"`, "/c.toml")), "bob");
 });
+
+Deno.test("[store] path: ~/ is the home directory; a relative path is refused", () => {
+  const home = Deno.env.get("HOME") ?? "/";
+  const c = parseConfig(`[store]\npath = "~/mem/rgraph.db"`, "/c.toml");
+  assert.equal(c.store.path, `${home}/mem/rgraph.db`);
+  assert.throws(
+    () => parseConfig(`[store]\npath = "data/rgraph.db"`, "/c.toml"),
+    /\[store\] path must be absolute or start with ~\//,
+  );
+});
