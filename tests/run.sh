@@ -6,14 +6,22 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export NO_COLOR=1
 
-neo4j_pid=""
-cleanup() { [ -n "$neo4j_pid" ] && kill "$neo4j_pid" 2>/dev/null; }
+# A state directory of this run's own, so concurrent runs never stop each
+# other's server; --watch-pid ends the server even if this script is killed.
+export RGRAPH_NEO4J_STATE="${RGRAPH_NEO4J_STATE:-$(mktemp -d)}"
+started_neo4j=""
+cleanup() {
+  if [ -n "$started_neo4j" ]; then
+    bash tests/neo4j/start.sh stop
+    rm -rf "$RGRAPH_NEO4J_STATE"
+  fi
+}
 trap cleanup EXIT
 
-if [ -z "${RGRAPH_TEST_NEO4J_URL:-}" ] && [ -x tests/neo4j/start.sh ]; then
-  if url_line=$(tests/neo4j/start.sh /tmp/rgraph-neo4j.pid); then
-    export RGRAPH_TEST_NEO4J_URL="$url_line"
-    neo4j_pid=$(cat /tmp/rgraph-neo4j.pid 2>/dev/null || true)
+if [ -z "${RGRAPH_TEST_NEO4J_URL:-}" ]; then
+  if exports=$(bash tests/neo4j/start.sh start --watch-pid $$); then
+    eval "$exports"
+    started_neo4j=1
     echo "neo4j test server: $RGRAPH_TEST_NEO4J_URL"
   else
     echo "neo4j test server did not start; graph-store tests will fail" >&2
@@ -21,7 +29,8 @@ if [ -z "${RGRAPH_TEST_NEO4J_URL:-}" ] && [ -x tests/neo4j/start.sh ]; then
 fi
 
 log=$(mktemp)
-deno test --allow-all --parallel "$@" 2>&1 | tee "$log"
+# Bounded, so a hung test cannot outlive CI's budget.
+timeout 50m deno test --allow-all --parallel "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
 # Deno's closing line looks like `ok | 120 passed (4 steps) | 0 failed | 2 ignored (9s)`.

@@ -28,11 +28,17 @@ built() {
 
 fetch() {
   if built; then return 0; fi
+  local tool
+  for tool in java mvn; do
+    command -v "$tool" >/dev/null || { say "$tool not found: the Neo4j test server needs Java 17+ and Maven"; return 1; }
+  done
   cd "$here"
   if mvn -B -q -o package >/dev/null 2>&1; then return 0; fi
   say "downloading Neo4j and its dependencies from Maven Central (first run only)"
   local t0=$SECONDS
-  if ! mvn -B -q package >"$here/target-mvn.log" 2>&1; then
+  # Bounded: a stalled download must fail CI in minutes, not hours.
+  if ! timeout 900 mvn -B -q -Dmaven.wagon.rto=60000 -Dmaven.wagon.http.retryHandler.count=3 \
+    package >"$here/target-mvn.log" 2>&1; then
     say "maven build failed; see $here/target-mvn.log"
     tail -n 20 "$here/target-mvn.log" >&2
     return 1
