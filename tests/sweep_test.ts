@@ -217,6 +217,26 @@ Deno.test("every Unresolved reason, and nothing of a private repository is store
   }
 });
 
+Deno.test("a mention from a private repository the token can see is not stored on the public item", async () => {
+  const w = await world();
+  try {
+    const m = FACTS.private.mentions;
+    await w.fetched(`gh issue view ${m.number} -R ${m.owner}/${m.repo}`);
+    const s = await w.sweep();
+    assert.equal(s.resolved, 1, JSON.stringify(s));
+    const found = await w.lookup(`github:${m.owner}/${m.repo}#${m.number}`);
+    const item = found.resource as ItemResource;
+    const priv = `https://github.com/${FACTS.private.owner}/${FACTS.private.name}/`;
+    assert.ok(item.referenced_by.length > 0, "its public mentions are kept");
+    assert.ok(
+      item.referenced_by.every((u) => !u.toLowerCase().startsWith(priv)),
+      JSON.stringify(item.referenced_by),
+    );
+  } finally {
+    await w.close();
+  }
+});
+
 Deno.test("rate_limited: a Touch larger than the whole anonymous budget is unresolved; smaller ones proceed", async () => {
   const w = await world({ token: null });
   try {

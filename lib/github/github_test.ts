@@ -19,6 +19,9 @@ const page = (nodes: unknown[], more = false) => ({
   totalCount: nodes.length,
 });
 
+const PUBLIC = { visibility: "PUBLIC" };
+const PRIVATE = { visibility: "PRIVATE" };
+
 function issueJson(overrides: Record<string, unknown> = {}) {
   return {
     __typename: "Issue",
@@ -44,8 +47,9 @@ function issueJson(overrides: Record<string, unknown> = {}) {
       body: "same here",
     }]),
     timelineItems: page([
-      { source: { url: "https://github.com/Acme/Rocket/pull/9" } },
-      { source: { url: "https://github.com/Acme/Rocket/pull/9" } },
+      { source: { url: "https://github.com/Acme/Rocket/pull/9", repository: PUBLIC } },
+      { source: { url: "https://github.com/Acme/Rocket/pull/9", repository: PUBLIC } },
+      { source: { url: "https://github.com/Acme/Secret/issues/1", repository: PRIVATE } },
       { source: {} },
     ]),
     ...overrides,
@@ -57,7 +61,11 @@ Deno.test("decoding: a full issue maps to a Resource at its repository's current
   assert.equal(r.kind, "issue");
   assert.equal(r.address, "github:acme/rocket#7");
   assert.equal(r.state, "open");
-  assert.deepEqual(r.referenced_by, ["https://github.com/Acme/Rocket/pull/9"]);
+  assert.deepEqual(
+    r.referenced_by,
+    ["https://github.com/Acme/Rocket/pull/9"],
+    "one per source, and none from a private repository",
+  );
   assert.equal(r.comments[0].author, null, "a deleted user is null, not a crash");
   assert.equal(r.fetched_at, "2026-02-01T00:00:00Z");
 });

@@ -54,6 +54,7 @@ import {
   ItemNode,
   ItemProbe,
   type Page,
+  Reference,
   RepoHead,
   RepositoryNode,
   RepositoryProbe,
@@ -67,7 +68,7 @@ const CONTINUATION_DECODERS: Record<ContinuationField, Decoder<Page<unknown>>> =
   files: connection(obj({ path: str })),
   reviewThreads: connection(ReviewThread),
   threadComments: connection(ReviewCommentNode),
-  closingIssuesReferences: connection(obj({ url: str })),
+  closingIssuesReferences: connection(Reference),
 };
 
 /** A connection still to be completed, and the page object its nodes go into. */

@@ -76,10 +76,10 @@ export function itemResource(node: ItemNode, fetchedAt: string): ItemResource {
     comments: node.comments.nodes.map(comment),
     // A CrossReferencedEvent on this item's timeline has the item that
     // mentions this one as its source (and this one as its target).
+    // Only references from public repositories: the token may see private ones.
     referenced_by: unique(
-      node.timelineItems.nodes.map((e) => e.source.url).filter((u): u is string =>
-        u !== null && u !== node.url
-      ),
+      node.timelineItems.nodes.filter((e) => e.source.repository?.visibility === "PUBLIC")
+        .map((e) => e.source.url).filter((u): u is string => u !== null && u !== node.url),
     ),
   };
   if (node.__typename === "Issue") {
@@ -97,7 +97,10 @@ export function itemResource(node: ItemNode, fetchedAt: string): ItemResource {
     base_ref: node.baseRefName,
     files: unique(node.files.nodes.map((f) => f.path)),
     review_comments: node.reviewThreads.nodes.flatMap((t) => t.comments.nodes.map(comment)),
-    closes: unique(node.closingIssuesReferences.nodes.map((r) => r.url)),
+    closes: unique(
+      node.closingIssuesReferences.nodes.filter((r) => r.repository.visibility === "PUBLIC")
+        .map((r) => r.url),
+    ),
   };
 }
 

@@ -6,7 +6,8 @@
  *
  * Page sizes (the node limit is 500,000 per query, see `estimateNodes`):
  * - an issue at full depth is at most 1 + 100 labels + 20 assignees +
- *   100 comments + 100 cross-references = 321 nodes, so 100 issues a page is
+ *   100 comments + 100 cross-references = 321 nodes (a reference's
+ *   `repository` is an object, not a connection: it adds no node), so 100 issues a page is
  *   ~32,000 nodes and costs 4-5 points — the cap is `first: 100`, not the node limit;
  * - a pull request adds 100 files, 100 review threads × 100 comments and
  *   100 closing references: ~10,600 nodes, so 40 a page (~425,000 nodes) is
@@ -40,17 +41,21 @@ const PAGE_INFO = "pageInfo { hasNextPage endCursor }";
 const COMMENT = "id author { login } createdAt updatedAt body";
 const RATE = "rateLimit { cost remaining resetAt }";
 const REPO_HEAD = "id nameWithOwner visibility";
+/** A referenced issue or pull request: where it is, and whether it may be stored. */
+const REF = "url repository { visibility }";
 
 /** The body of each nested connection, shared by full queries and continuations. */
 const CONN = {
   comments: `totalCount ${PAGE_INFO} nodes { ${COMMENT} }`,
+  // Each reference carries its repository's visibility: a mention from a
+  // private repository the token can see must not be stored on public items.
   timelineItems: `${PAGE_INFO} nodes { ... on CrossReferencedEvent { source { ` +
-    `... on Issue { url } ... on PullRequest { url } } } }`,
+    `... on Issue { ${REF} } ... on PullRequest { ${REF} } } } }`,
   files: `${PAGE_INFO} nodes { path }`,
   reviewThreads: `${PAGE_INFO} nodes { id path comments(first: 100) { ${PAGE_INFO} ` +
     `nodes { ${COMMENT} path } } }`,
   threadComments: `${PAGE_INFO} nodes { ${COMMENT} path }`,
-  closingIssuesReferences: `${PAGE_INFO} nodes { url }`,
+  closingIssuesReferences: `${PAGE_INFO} nodes { ${REF} }`,
 } as const;
 
 const TIMELINE_ARGS = "itemTypes: [CROSS_REFERENCED_EVENT]";

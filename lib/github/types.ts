@@ -59,12 +59,13 @@ function nodes<T>(node: Decoder<T>): Decoder<T[]> {
 }
 
 const Actor = nullable(obj({ login: str }));
+const Visibility = oneOf("PUBLIC", "PRIVATE", "INTERNAL");
 
 /** The repository fields every query selects: identity and visibility. */
 export const RepoHead = obj({
   id: str,
   nameWithOwner: str,
-  visibility: oneOf("PUBLIC", "PRIVATE", "INTERNAL"),
+  visibility: Visibility,
 });
 export type RepoHead = Decoded<typeof RepoHead>;
 
@@ -78,8 +79,17 @@ export type CommentNode = Decoded<typeof CommentNode>;
 export const ReviewCommentNode = obj({ ...commentFields, path: str });
 export type ReviewCommentNode = Decoded<typeof ReviewCommentNode>;
 
-/** A cross-referenced event: the issue or pull request whose text mentioned this one. */
-export const CrossReference = obj({ source: obj({ url: optional(str) }) });
+/** A referenced issue or pull request and its repository's visibility. */
+export const Reference = obj({ url: str, repository: obj({ visibility: Visibility }) });
+export type Reference = Decoded<typeof Reference>;
+
+/**
+ * A cross-referenced event: the issue or pull request whose text mentioned
+ * this one (absent fields: a source type the query does not select).
+ */
+export const CrossReference = obj({
+  source: obj({ url: optional(str), repository: optional(obj({ visibility: Visibility })) }),
+});
 
 /** A review thread with its first page of comments. */
 export const ReviewThread = obj({
@@ -124,7 +134,7 @@ export const PullNode = obj({
   baseRefName: str,
   files: connection(obj({ path: str })),
   reviewThreads: connection(ReviewThread),
-  closingIssuesReferences: connection(obj({ url: str })),
+  closingIssuesReferences: connection(Reference),
 });
 export type PullNode = Decoded<typeof PullNode>;
 
@@ -160,7 +170,7 @@ export type ItemHead = Decoded<typeof ItemHead>;
 export const RepositoryNode = obj({
   id: str,
   nameWithOwner: str,
-  visibility: oneOf("PUBLIC", "PRIVATE", "INTERNAL"),
+  visibility: Visibility,
   url: str,
   description: nullable(str),
   stargazerCount: num,
@@ -175,7 +185,7 @@ export type RepositoryNode = Decoded<typeof RepositoryNode>;
 export const RepositoryProbe = obj({
   id: str,
   nameWithOwner: str,
-  visibility: oneOf("PUBLIC", "PRIVATE", "INTERNAL"),
+  visibility: Visibility,
   updatedAt: str,
   pushedAt: nullable(str),
 });
