@@ -65,7 +65,12 @@ export function normalizeFilters(input: FilterInput): ListingFilters {
     ...new Set((input.labels ?? []).map((l) => l.trim().toLowerCase()).filter((l) => l !== "")),
   ].sort();
   const out: ListingFilters = { state: input.state ?? "open", labels };
-  const login = (v?: string) => v?.trim().replace(/^@/, "").toLowerCase() || undefined;
+  // `@alice` is alice; `@me` stays as it is: only a parser with the configured
+  // login can resolve it, and `parseKey` refuses a key that still holds it.
+  const login = (v?: string) => {
+    const t = v?.trim().toLowerCase();
+    return (t === ME ? t : t?.replace(/^@/, "")) || undefined;
+  };
   const author = login(input.author), assignee = login(input.assignee);
   const milestone = input.milestone?.trim() || undefined;
   const q = input.q?.replace(/\s+/g, " ").trim() || undefined;
@@ -114,6 +119,9 @@ export function listingAddress(
     limit,
   };
 }
+
+/** The viewer placeholder of GitHub's filters; never part of a shared key. */
+const ME = "@me";
 
 const STATES: readonly ListingState[] = ["open", "closed", "all", "merged"];
 const KEY = /^github:([^/#?\s]+)\/([^/#?\s]+)(?:#(\d+)|\/(issues|pulls)\?([^\s]*))?$/;
@@ -166,6 +174,8 @@ export function parseKey(text: string, limit: number | null = null): Address | n
         return null;
     }
   }
+  // A key names the same thing for everyone; `@me` would mean someone else to each reader.
+  if (input.author?.toLowerCase() === ME || input.assignee?.toLowerCase() === ME) return null;
   return listingAddress(owner, repo, listing as ListingKind, input, limit);
 }
 

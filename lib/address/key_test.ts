@@ -73,3 +73,15 @@ Deno.test("shortName is what people read", () => {
   assert.equal(shortName(itemAddress("o", "r", 5)), "o/r#5");
   assert.equal(shortName(listingAddress("o", "r", "issues", {}, 5)), "o/r/issues?state=open");
 });
+
+Deno.test("@me never enters a shared key: parseKey refuses it, @alice is alice", () => {
+  for (
+    const text of ["github:a/b/issues?author=@me&state=open", "github:a/b/issues?assignee=%40ME"]
+  ) {
+    assert.equal(parseKey(text), null, text);
+  }
+  assert.equal(
+    parseKey("github:a/b/issues?author=%40alice")?.key,
+    "github:a/b/issues?author=alice&state=open",
+  );
+});
