@@ -92,7 +92,8 @@ export function parseConfig(text: string | null, file: string): Config {
   let doc: Table = {};
   if (text !== null) {
     try {
-      doc = parse(text) as Table;
+      // A byte-order mark (Windows editors write one) is not TOML, but it is not the user's mistake either.
+      doc = parse(text.replace(/^\uFEFF/, "")) as Table;
     } catch (e) {
       const first = String((e as Error).message ?? e).split("\n")[0];
       throw new ConfigError(file, `not valid TOML: ${first}`);

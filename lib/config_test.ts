@@ -53,3 +53,7 @@ Deno.test("[store] path: ~/ is the home directory; a relative path is refused", 
     /\[store\] path must be absolute or start with ~\//,
   );
 });
+
+Deno.test("a config saved with a byte-order mark reads like any other", () => {
+  assert.equal(parseConfig(`\uFEFF[identity]\nuser_id = "win"`, "/c.toml").identity.user_id, "win");
+});
