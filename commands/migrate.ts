@@ -12,6 +12,7 @@ import { parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError, UserError } from "../lib/errors.ts";
 import { migrateToGraph } from "../lib/store/outbox.ts";
+import { printableUrl } from "../lib/store/graph_model.ts";
 
 const SPEC = {
   name: "migrate",
@@ -60,12 +61,14 @@ export async function main(args: string[]): Promise<number> {
     database: parsed.values.database ?? config.store.database,
   });
   if (parsed.values.json) {
-    console.log(JSON.stringify({ to, ...counts }));
+    console.log(JSON.stringify({ to: printableUrl(to), ...counts }));
   } else {
     console.log(
-      `migrated to ${to}: ${counts.resources} resources, ${counts.listings} listings, ` +
+      `migrated to ${
+        printableUrl(to)
+      }: ${counts.resources} resources, ${counts.listings} listings, ` +
         `${counts.touches} touches (${counts.new_touches} new); ` +
-        `set [store] url = "${to}" in ${config.file} to use it`,
+        `set [store] url = "${printableUrl(to)}" in ${config.file} to use it`,
     );
   }
   return 0;

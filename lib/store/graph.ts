@@ -48,6 +48,7 @@ import {
   dialectOf,
   isAlreadyExists,
   listingProps,
+  printableUrl,
   resourceProps,
   schemaTag,
   touchProps,
@@ -129,7 +130,7 @@ function firstLine(e: unknown): string {
 
 function unreachable(url: string, e: unknown): StoreUnavailableError {
   return new StoreUnavailableError(
-    `${url}: ${unreachableReason(String((e as Error)?.message ?? e))}`,
+    `${printableUrl(url)}: ${unreachableReason(String((e as Error)?.message ?? e))}`,
     e,
   );
 }

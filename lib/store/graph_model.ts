@@ -274,3 +274,16 @@ export function decodeListing(props: Props): Listing {
     fetched_at: props.fetched_at as string,
   };
 }
+
+/**
+ * A Bolt URL fit to print: any `user:password@` is dropped, so credentials
+ * written into a URL never reach output or logs.
+ *
+ * @example
+ * ```ts
+ * printableUrl("bolt://neo:secret@db:7687"); // "bolt://db:7687"
+ * ```
+ */
+export function printableUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, "$1");
+}
