@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { runRgraph, type Sandbox, sandbox } from "./helpers.ts";
 import { startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
 
@@ -162,6 +162,8 @@ Deno.test("doctor finds a broken hook command, a broken MCP command, an unparsea
     const server = find(checks, "claude-code (project) MCP server");
     assert.equal(server.ok, false);
     assert.match(server.detail, /\/nonexistent\/bin\/rgraph/);
+    // The registered command is missing: reinstalling is the fix.
+    assert.match(server.fix, /^rgraph install claude-code --dir /);
 
     const cursor = find(checks, "cursor (project) hooks");
     assert.equal(cursor.ok, false);
@@ -215,6 +217,84 @@ Deno.test("doctor on an unparseable config file reports it in one line and exits
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^FAIL config file: config .*config\.toml: not valid TOML: .* — fix: /m);
     assert.equal(r.stderr, "");
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("an MCP server that exits at start over a config problem: doctor shows the server's reason and its fix, not a reinstall", async () => {
+  const box = await sandbox({ userId: null });
+  try {
+    const dir = await project(box, "claude-code");
+    const server = async () =>
+      find((await doctor(box, dir)).checks, "claude-code (project) MCP server");
+
+    const noIdentity = await server();
+    assert.equal(noIdentity.ok, false);
+    assert.equal(
+      noIdentity.detail,
+      `rgraph serve-mcp: no identity configured: set [identity] user_id in ${box.configPath}`,
+    );
+    assert.equal(noIdentity.fix, `set [identity] user_id in ${box.configPath}`);
+
+    await Deno.writeTextFile(`${box.dir}/a-file`, "");
+    await box.writeConfig(
+      `[identity]\nuser_id = "alice"\n[store]\npath = "${box.dir}/a-file/rgraph.db"\n`,
+    );
+    const badStore = await server();
+    assert.equal(badStore.ok, false);
+    assert.match(badStore.detail, /^rgraph serve-mcp: cannot open the store .*a-file\/rgraph\.db/);
+    assert.doesNotMatch(badStore.fix, /rgraph install/);
+
+    await box.writeConfig("[identity\nuser_id = 'x'\n");
+    const badToml = await server();
+    assert.equal(badToml.ok, false);
+    assert.match(badToml.detail, /^rgraph serve-mcp: config .*config\.toml: not valid TOML/);
+    assert.doesNotMatch(badToml.fix, /rgraph install/);
+    assert.doesNotMatch(badToml.detail, /Connection closed/);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("doctor's details carry no terminal colour codes, even from a child that prints them", async () => {
+  const box = await sandbox();
+  try {
+    const dir = await project(box, "claude-code");
+    // The checkout moved: deno itself fails to start the hook (and colours its error unless told not to).
+    const settingsPath = `${dir}/.claude/settings.json`;
+    const settings = JSON.parse(await Deno.readTextFile(settingsPath));
+    for (const event of Object.keys(settings.hooks)) {
+      settings.hooks[event][0].hooks[0].command =
+        `${Deno.execPath()} run /nonexistent/main.ts hook claude-code`;
+    }
+    await Deno.writeTextFile(settingsPath, JSON.stringify(settings, null, 2));
+    // A server that colours its own error whatever NO_COLOR says.
+    const fake = `${box.dir}/bin/rgraph`;
+    await Deno.mkdir(`${box.dir}/bin`);
+    await Deno.writeTextFile(
+      fake,
+      "#!/bin/sh\nprintf '\\033[1;31merror\\033[0m: boom\\n' >&2\nexit 1\n",
+    );
+    await Deno.chmod(fake, 0o755);
+    const mcp = JSON.parse(await Deno.readTextFile(`${dir}/.mcp.json`));
+    mcp.mcpServers.rgraph = { command: fake, args: ["serve-mcp"] };
+    await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify(mcp));
+
+    // As from a terminal that allows colour (an empty NO_COLOR does).
+    const r = await runRgraph(["doctor", "--json", "--dir", dir], {
+      env: { ...box.env, NO_COLOR: "" },
+      cwd: box.dir,
+    });
+    assert.equal(r.code, 1);
+    // JSON writes ESC as \u001b.
+    assert.ok(!r.stdout.includes("\\u001b"), r.stdout);
+    const checks: Check[] = JSON.parse(r.stdout);
+    const probe = find(checks, "claude-code (project) hook probe");
+    assert.match(probe.detail, /^exit 1: error: Module not found/);
+    const server = find(checks, "claude-code (project) MCP server");
+    assert.equal(server.detail, `${fake}: error: boom`);
+    assert.match(server.fix, /^rgraph install claude-code --dir /);
   } finally {
     await box.cleanup();
   }

@@ -52,13 +52,29 @@ export interface DoctorOptions {
   timeoutMs?: number;
 }
 
-const ok = (check: string, detail: string): Check => ({ check, ok: true, detail, fix: "" });
+// Built from the code point: a control character in a regex literal trips the linter.
+const ANSI = new RegExp(`${String.fromCharCode(27)}(\\[[0-9;?]*[ -/]*[@-~]|[@-Z\\\\-_])`, "g");
+
+/** Text without terminal escapes: a child's colours would garble the report and its JSON. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, "");
+}
+
+const ok = (check: string, detail: string): Check => ({
+  check,
+  ok: true,
+  detail: stripAnsi(detail),
+  fix: "",
+});
 const fail = (check: string, detail: string, fix: string): Check => ({
   check,
   ok: false,
-  detail,
-  fix,
+  detail: stripAnsi(detail),
+  fix: stripAnsi(fix),
 });
+
+/** What a child process of the doctor gets besides the inherited environment: no colours. */
+const CHILD_ENV = { NO_COLOR: "1" };
 
 function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split("\n")[0];
@@ -387,6 +403,7 @@ async function probe(
     const child = new Deno.Command("sh", {
       args: ["-c", command],
       cwd: options.dir,
+      env: CHILD_ENV,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
@@ -428,7 +445,12 @@ async function probe(
   }
 }
 
-/** Starts the registered MCP server and asks for its tools. */
+/**
+ * Starts the registered MCP server and asks for its tools. A server that
+ * exits at start says why on stderr: that line is the detail, and unless the
+ * command itself is missing or broken the fix is the server's own, since
+ * reinstalling would register the same command again.
+ */
 async function mcpCheck(
   label: string,
   harness: HarnessId,
@@ -443,10 +465,11 @@ async function mcpCheck(
   const transport = new StdioClientTransport({
     command: argv[0],
     args: argv.slice(1),
-    env: Deno.env.toObject(),
+    env: { ...Deno.env.toObject(), ...CHILD_ENV },
     cwd: options.dir,
-    stderr: "ignore",
+    stderr: "pipe",
   });
+  const stderr = collect(transport.stderr);
   const limit = options.timeoutMs ?? 20_000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
@@ -465,15 +488,69 @@ async function mcpCheck(
         "reinstall rgraph",
       );
   } catch (e) {
+    const said = stripAnsi(await stderr.first(1_000));
+    const own = rgraphMessage(said);
+    if (own !== null) return fail(name, said, fixIn(own));
     return fail(
       name,
-      `${argv[0]}: ${firstLine(e)}`,
+      `${argv[0]}: ${said || firstLine(e)}`,
       `${install} (the registered ${harness} server does not start)`,
     );
   } finally {
     clearTimeout(timer);
     await client.close().catch(() => {});
   }
+}
+
+/** Gathers a child's stderr (its first few KB) while it runs. */
+function collect(stream: { on(event: string, f: (x?: unknown) => void): unknown } | null) {
+  let text = "";
+  const ended = new Promise<void>((resolve) => {
+    if (stream === null) return resolve();
+    stream.on("data", (chunk) => {
+      if (text.length < 4096) text += new TextDecoder().decode(chunk as Uint8Array);
+    });
+    stream.on("end", () => resolve());
+    stream.on("error", () => resolve());
+  });
+  return {
+    /** The first non-empty line, once the stream ended or `waitMs` passed. */
+    async first(waitMs: number): Promise<string> {
+      let t: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([ended, new Promise((r) => t = setTimeout(r, waitMs))]);
+      clearTimeout(t);
+      return text.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+    },
+  };
+}
+
+/**
+ * The message of rgraph's own one-line error (`rgraph serve-mcp: …`), which
+ * means the registered command ran; null for anything else (a missing
+ * entry module, a crash).
+ */
+export function rgraphMessage(line: string): string | null {
+  const m = /^rgraph serve-mcp: (.+)$/.exec(line);
+  return m && !m[1].startsWith("internal error") ? m[1] : null;
+}
+
+/**
+ * The instruction in an rgraph error message (`no identity configured: set
+ * [identity] user_id in F` → `set [identity] user_id in F`), else a pointer
+ * to the checks that name the same problem with their own fix.
+ *
+ * @example
+ * ```ts
+ * fixIn("no identity configured: set [identity] user_id in /c.toml"); // "set [identity] user_id in /c.toml"
+ * ```
+ */
+export function fixIn(message: string): string {
+  const m = /(?:^|: )((?:set|add|make|fix|start|create|remove|replace|upgrade|run) .*)$/.exec(
+    message,
+  );
+  return m
+    ? m[1]
+    : "fix what the server reports (the config file and store checks say how); reinstalling would not help";
 }
 
 /** The report as lines: `✓`/`✗` on a colour terminal, `ok`/`FAIL` otherwise. */
