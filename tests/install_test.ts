@@ -5,8 +5,9 @@
  */
 
 import assert from "node:assert/strict";
+import { userInfo } from "node:os";
 import { parse as parseToml } from "smol-toml";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { rgraphCommand, runRgraph, type Sandbox, sandbox } from "./helpers.ts";
 
 const FIXTURES = new URL("../fixtures/harness-configs/", import.meta.url).pathname;
 
@@ -360,6 +361,61 @@ Deno.test("user scope honours CODEX_HOME; a changed --command replaces rgraph's 
     const u = await box.rgraph(["uninstall", "codex", "--scope", "user"], { env });
     assert.equal(u.code, 0, u.stderr);
     await assert.rejects(Deno.stat(codexHome), Deno.errors.NotFound);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("without USER or LOGNAME, install takes the system account's name for the identity, never a shared placeholder", async () => {
+  const box = await sandbox();
+  try {
+    await Deno.remove(box.configPath);
+    const dir = `${box.dir}/project`;
+    await Deno.mkdir(dir);
+    const r = await box.rgraph(["install", "claude-code", "--dir", dir], {
+      env: { USER: "", LOGNAME: "" },
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const config = parseToml(await Deno.readTextFile(box.configPath)) as any;
+    assert.equal(config.identity.user_id, userInfo().username);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("when no login name can be found, install writes the config without an identity and says to set one; doctor fails on it", async () => {
+  const box = await sandbox();
+  try {
+    await Deno.remove(box.configPath);
+    const dir = `${box.dir}/project`;
+    await Deno.mkdir(dir);
+    // Without sys permission rgraph cannot ask the system for the account name either.
+    const { command, args } = rgraphCommand();
+    const child = await new Deno.Command(command, {
+      args: [...args.filter((a) => a !== "--allow-sys"), "install", "claude-code", "--dir", dir],
+      env: { ...box.env, USER: "", LOGNAME: "" },
+      cwd: box.dir,
+      stdin: "null",
+    }).output();
+    const stdout = new TextDecoder().decode(child.stdout);
+    assert.equal(child.code, 0, new TextDecoder().decode(child.stderr));
+    assert.match(
+      stdout,
+      new RegExp(`^note: .*set \\[identity\\] user_id in ${box.configPath}`, "m"),
+    );
+    const config = parseToml(await Deno.readTextFile(box.configPath)) as any;
+    assert.equal(config.identity?.user_id, undefined);
+
+    const doctor = await runRgraph(["doctor", "--json", "--dir", dir], {
+      env: box.env,
+      cwd: box.dir,
+    });
+    assert.equal(doctor.code, 1);
+    const identity = JSON.parse(doctor.stdout).find((c: { check: string }) =>
+      c.check === "identity"
+    );
+    assert.equal(identity.ok, false);
+    assert.match(identity.fix, /\[identity\] user_id/);
   } finally {
     await box.cleanup();
   }

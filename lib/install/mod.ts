@@ -12,6 +12,7 @@
  * @module
  */
 
+import { userInfo } from "node:os";
 import pluginSource from "../harness/opencode_plugin.js" with { type: "text" };
 import { configPath, loadConfig } from "../config.ts";
 import { UserError } from "../errors.ts";
@@ -167,8 +168,8 @@ export function makePlan(action: Plan["action"], harness: HarnessId, options: Pl
   const notes = action === "install" ? notesFor(harness, ctx, byPath) : [];
   if (action === "install") {
     const config = configChange(ctx);
-    if (!("note" in config)) changes.push(config);
-    else if (config.note) notes.unshift(config.note);
+    if (config.change) changes.push(config.change);
+    if (config.note) notes.unshift(config.note);
   }
   return {
     action,
@@ -183,9 +184,10 @@ export function makePlan(action: Plan["action"], harness: HarnessId, options: Pl
 /**
  * rgraph's own config, so that one install leaves a working setup: created
  * with an identity (the login name) when there is no config file; a note when
- * the file exists without one. Uninstall leaves it: every harness shares it.
+ * the file exists without one, or when there is no login name to write.
+ * Uninstall leaves it: every harness shares it.
  */
-function configChange(ctx: Context): Change | { note: string } {
+function configChange(ctx: Context): { change?: Change; note?: string } {
   const path = configPath();
   let config;
   try {
@@ -195,17 +197,46 @@ function configChange(ctx: Context): Change | { note: string } {
       note: `${(e as Error).message.split("\n")[0]}: hooks record nothing until it is fixed.`,
     };
   }
+  const unset =
+    `set [identity] user_id in ${path} to a name unique on your team — hooks record nothing until then.`;
   if (!config.exists) {
-    const user = ctx.env.USER || ctx.env.LOGNAME || "me";
-    const text = `# rgraph's config (see the README for every key).\n[identity]\nuser_id = ${
-      JSON.stringify(user)
-    }\n`;
-    return { path, before: null, after: text, what: ["config"] };
+    const user = loginName(ctx);
+    const header = "# rgraph's config (see the README for every key).\n";
+    // No placeholder identity: a name two people share would merge their private Touches on a team store.
+    if (user === null) {
+      return {
+        change: {
+          path,
+          before: null,
+          after: `${header}[identity]\n# user_id = "<your name>"\n`,
+          what: ["config"],
+        },
+        note:
+          `no login name found (USER and LOGNAME are unset and the system account could not be read): ${unset}`,
+      };
+    }
+    return {
+      change: {
+        path,
+        before: null,
+        after: `${header}[identity]\nuser_id = ${JSON.stringify(user)}\n`,
+        what: ["config"],
+      },
+    };
   }
-  return config.identity.user_id ? { note: "" } : {
-    note:
-      `no identity configured: set [identity] user_id in ${path} — hooks record nothing until then.`,
-  };
+  return config.identity.user_id ? {} : { note: `no identity configured: ${unset}` };
+}
+
+/** The user's login name: USER, LOGNAME, then the system account; null when none is known. */
+function loginName(ctx: Context): string | null {
+  const fromEnv = ctx.env.USER || ctx.env.LOGNAME;
+  if (fromEnv) return fromEnv;
+  try {
+    return userInfo().username || null;
+  } catch {
+    // No passwd entry for this uid, or no permission to ask.
+    return null;
+  }
 }
 
 /** What a user must do or know after installing into this harness. */
