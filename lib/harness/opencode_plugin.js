@@ -2,7 +2,7 @@
 // hands each tool start and each prompt to `rgraph hook opencode`, which
 // records GitHub reads as private Touches (payload format: lib/harness/opencode.ts
 // in rgraph). It never throws and never waits: capture must not slow or break
-// the agent. `rgraph install` copies it into .opencode/plugin/ and may set the
+// the agent. `rgraph install` copies it into .opencode/plugins/ and may set the
 // command below to the rgraph it was installed from.
 import { spawn } from "node:child_process";
 
