@@ -35,6 +35,7 @@ function usage(): string {
   const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(11)} ${c.summary}`);
   return `rgraph ${VERSION}: memory for coding agents of the public GitHub material they read\n\n` +
     `Usage: rgraph <command> [options]\n\nCommands:\n${rows.join("\n")}\n\n` +
+    `Options:\n  -h, --help     show this help\n  -V, --version  print rgraph's version\n\n` +
     `Run 'rgraph <command> --help' for a command's options.\n`;
 }
 
