@@ -11,6 +11,7 @@ import { type Emulator, startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
 import { RGRAPH_FLAGS, type Sandbox, sandbox } from "./helpers.ts";
 import { openEmbeddedStore } from "../lib/store/sqlite.ts";
+import { listingAddress } from "../lib/address/key.ts";
 import type {
   ItemResource,
   PullRequestResource,
@@ -232,6 +233,36 @@ Deno.test("a mention from a private repository the token can see is not stored o
       item.referenced_by.every((u) => !u.toLowerCase().startsWith(priv)),
       JSON.stringify(item.referenced_by),
     );
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("without a token, a Listing cut short by its limit is not fully expanded and answers no narrower question", async () => {
+  const w = await world({ token: null });
+  try {
+    const label = FACTS.big.goodFirstIssue.label;
+    await w.fetched(`gh issue list -R ${BIG} --label "${label}" --limit 10`);
+    const s = await w.sweep();
+    assert.equal(s.resolved, 1, JSON.stringify(s));
+    const [listing] = await w.read((st) =>
+      st.findListings(FACTS.big.owner, FACTS.big.name, "issues")
+    );
+    assert.equal(listing.member_count, 10);
+    assert.equal(listing.fully_expanded, false);
+    assert.equal(
+      listing.total_count,
+      FACTS.big.goodFirstIssue.open,
+      "all matches were on one page",
+    );
+    const narrower = listingAddress(
+      FACTS.big.owner,
+      FACTS.big.name,
+      "issues",
+      { labels: [label], author: "somebody-else" },
+      10,
+    );
+    assert.equal((await w.lookup(narrower.key)).outcome, "miss");
   } finally {
     await w.close();
   }

@@ -550,15 +550,17 @@ export class RestSource implements Source {
       const raw = search
         ? obj({ total_count: num, items: arr(RestIssue) })(res.json, "search")
         : null;
-      const page = (raw ? raw.items : arr(RestIssue)(res.json, "issues"))
-        .filter((i) => matchesRest(address, i))
-        .slice(0, limit - fetched);
+      const matching = (raw ? raw.items : arr(RestIssue)(res.json, "issues"))
+        .filter((i) => matchesRest(address, i));
+      const page = matching.slice(0, limit - fetched);
       fetched += page.length;
       next = res.next;
       const items = await Promise.all(page.map((i) => this.#complete(i, null, fetchedAt)));
-      // `/issues` gives no total: when its pages end the Listing is complete,
-      // otherwise at least one more item exists.
-      const total = raw ? raw.total_count : next === null ? fetched : fetched + 1;
+      // `/issues` gives no total. Matches cut off by the limit are counted
+      // (the Listing is then not fully expanded); past the last page nothing
+      // else matches, otherwise at least one more item may.
+      const known = fetched + matching.length - page.length;
+      const total = raw ? raw.total_count : next === null || known > fetched ? known : known + 1;
       yield { items, totalCount: total };
     }
   }
