@@ -550,13 +550,13 @@ class Run {
 
   async #fetchListing(source: Source, g: Group, a: ListingAddress, limit: number): Promise<void> {
     const fetchedAt = new Date().toISOString();
-    const members: string[] = [];
+    const ranked: [number, string][] = [];
     let total = 0;
     try {
       for await (const page of source.listingPages(a, limit)) {
         await this.store.putResources(page.items.map((resource) => ({ resource })));
         this.summary.resources_written += page.items.length;
-        members.push(...page.items.map((r) => r.address));
+        page.items.forEach((r, i) => ranked.push([page.positions[i], r.address]));
         total = page.totalCount;
         this.progress();
       }
@@ -566,6 +566,8 @@ class Run {
       }
       throw e;
     }
+    // Pages may come out of GitHub's order (members with long threads are held back).
+    const members = ranked.sort((x, y) => x[0] - y[0]).map(([, address]) => address);
     await this.putListing(a, limit, total, members, fetchedAt);
     await this.settle(
       g.touches,

@@ -268,6 +268,28 @@ Deno.test("without a token, a Listing cut short by its limit is not fully expand
   }
 });
 
+Deno.test("a Listing keeps GitHub's order, also for members whose threads needed more pages", async () => {
+  const w = await world();
+  try {
+    await w.fetched(`gh issue list -R ${BIG} --limit 5`);
+    const s = await w.sweep();
+    assert.equal(s.resolved, 1, JSON.stringify(s));
+    // GitHub's own order, as its REST API lists it.
+    const res = await fetch(
+      `${w.gh.apiUrl}/repos/${BIG}/issues?state=open&sort=updated&direction=desc&per_page=30`,
+    );
+    const github = ((await res.json()) as { number: number; pull_request?: unknown }[])
+      .filter((i) => !i.pull_request).slice(0, 5).map((i) => i.number);
+    const [listing] = await w.read((st) =>
+      st.findListings(FACTS.big.owner, FACTS.big.name, "issues")
+    );
+    const members = await w.read((st) => st.listingMembers(listing.key));
+    assert.deepEqual(members.map((m) => m.number), github);
+  } finally {
+    await w.close();
+  }
+});
+
 Deno.test("rate_limited: a Touch larger than the whole anonymous budget is unresolved; smaller ones proceed", async () => {
   const w = await world({ token: null });
   try {

@@ -349,7 +349,7 @@ export class GraphqlSource implements Source {
     let fetched = 0;
     // Members with threads longer than a page wait here, so their
     // continuations are batched across pages instead of one request per page.
-    let deferred: ItemNode[] = [];
+    let deferred: [number, ItemNode][] = [];
     let pending: Promise<GqlResult> | null = fetchPage(null, Math.min(size, limit));
     while (pending) {
       const result: GqlResult = await pending;
@@ -369,22 +369,26 @@ export class GraphqlSource implements Source {
       if (c.nodes.some((n) => n.repository.visibility !== "PUBLIC")) {
         throw new UnavailableError("not_public");
       }
-      const nodes = c.nodes.slice(0, limit - fetched);
+      const nodes = c.nodes.slice(0, limit - fetched).map((n, i): [number, ItemNode] => [
+        fetched + i,
+        n,
+      ]);
       fetched += nodes.length;
       if (c.pageInfo.hasNextPage && fetched < limit && nodes.length > 0) {
         // Ask for the next page now: its latency overlaps storing this one.
         pending = fetchPage(c.pageInfo.endCursor, Math.min(size, limit - fetched));
         pending.catch(() => {});
       }
-      const ready = nodes.filter((n) => openConnections(n).length === 0);
-      deferred.push(...nodes.filter((n) => openConnections(n).length > 0));
+      const ready = nodes.filter(([, n]) => openConnections(n).length === 0);
+      deferred.push(...nodes.filter(([, n]) => openConnections(n).length > 0));
       if (deferred.length >= CONTINUATION_BATCH || (!pending && deferred.length)) {
-        await this.#complete(deferred);
+        await this.#complete(deferred.map(([, n]) => n));
         ready.push(...deferred);
         deferred = [];
       }
       yield {
-        items: ready.map((n) => itemResource(n, fetchedAt)),
+        items: ready.map(([, n]) => itemResource(n, fetchedAt)),
+        positions: ready.map(([i]) => i),
         totalCount: total ?? c.totalCount ?? fetched,
       };
     }

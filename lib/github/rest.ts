@@ -553,6 +553,7 @@ export class RestSource implements Source {
       const matching = (raw ? raw.items : arr(RestIssue)(res.json, "issues"))
         .filter((i) => matchesRest(address, i));
       const page = matching.slice(0, limit - fetched);
+      const positions = page.map((_, i) => fetched + i);
       fetched += page.length;
       next = res.next;
       const items = await Promise.all(page.map((i) => this.#complete(i, null, fetchedAt)));
@@ -561,7 +562,7 @@ export class RestSource implements Source {
       // else matches, otherwise at least one more item may.
       const known = fetched + matching.length - page.length;
       const total = raw ? raw.total_count : next === null || known > fetched ? known : known + 1;
-      yield { items, totalCount: total };
+      yield { items, positions, totalCount: total };
     }
   }
 

@@ -46,6 +46,12 @@ export interface ChangedHead {
 /** One page of a Listing's members, at full depth. */
 export interface ListingPage {
   items: ItemResource[];
+  /**
+   * Each item's place in GitHub's order (0-based), parallel to `items`: a
+   * page may yield members out of order (the GraphQL source holds back those
+   * whose threads need more pages), so the Listing is ordered by these.
+   */
+  positions: number[];
   /** How many items GitHub says match the Listing. */
   totalCount: number;
 }
