@@ -186,10 +186,15 @@ class Run {
   #naive = 0;
   #settled = 0;
   #total = 0;
-  /** Touches to give back pending when the run ends. */
-  #givenBack: Touch[] = [];
-  /** GitHub said the budget is spent: no further request this run. */
+  /**
+   * Leased Touches not yet settled (including those given back pending):
+   * released when the run ends, however it ends, so none waits out its lease.
+   */
+  #open = new Map<string, Touch>();
+  /** GitHub said the budget is spent (or refused the token): no further request this run. */
   #stopped = false;
+  /** The token was refused: the run stops and {@link run} rethrows this. */
+  #refused: AuthError | null = null;
   /** Budget promised to tasks in flight (so concurrent tasks do not overspend it). */
   #reserved = 0;
   /** The task learning an unknown REST budget, which the others wait for. */
@@ -220,12 +225,10 @@ class Run {
 
   async settle(touches: Touch[], outcome: Outcome, naiveCost = 1): Promise<void> {
     for (const t of touches) {
-      if (outcome.status === "pending") {
-        // Held until the run ends, so this run's own leasing never hands it back to us.
-        this.#givenBack.push(t);
-        continue;
-      }
+      // A pending one is held until the run ends, so this run's own leasing never hands it back to us.
+      if (outcome.status === "pending") continue;
       await this.store.settleTouch(t.id, this.owner, outcome);
+      this.#open.delete(t.id);
       this.#settled++;
       if (outcome.status === "resolved") {
         this.summary.resolved++;
@@ -238,13 +241,18 @@ class Run {
     this.progress();
   }
 
-  /** Gives a group back (pending) and remembers why, unless it was simply rate limited. */
+  /**
+   * Gives a group back (pending) and remembers why, unless it was simply rate
+   * limited. A refused token stops the run (every task still queued gives
+   * its groups back) and is rethrown once the tasks in flight have ended.
+   */
   async giveBack(groups: Group[], error: unknown): Promise<void> {
     if (error instanceof RateLimitedError) {
       this.summary.rate_limited = true;
       this.#stopped = true;
     } else if (error instanceof AuthError) {
-      throw error;
+      this.#refused ??= error;
+      this.#stopped = true;
     } else {
       const msg = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       if (!this.summary.errors.includes(msg)) this.summary.errors.push(msg);
@@ -257,21 +265,29 @@ class Run {
     const limit = this.options.limit ?? Infinity;
     // A run longer than its lease could lease its own Touches again: never twice.
     const seen = new Set<string>();
-    while (this.summary.touches < limit && !this.#stopped) {
-      const want = Math.min(LEASE_BATCH, limit - this.summary.touches);
-      const leased =
-        (await this.store.leasePending(this.owner, want, this.options.leaseMs ?? 120_000))
-          .filter((t) => !seen.has(t.id));
-      if (leased.length === 0) break;
-      for (const t of leased) seen.add(t.id);
-      this.summary.touches += leased.length;
-      this.#total += leased.length;
-      await this.batch(leased);
+    try {
+      while (this.summary.touches < limit && !this.#stopped) {
+        const want = Math.min(LEASE_BATCH, limit - this.summary.touches);
+        const leased =
+          (await this.store.leasePending(this.owner, want, this.options.leaseMs ?? 120_000))
+            .filter((t) => !seen.has(t.id));
+        if (leased.length === 0) break;
+        for (const t of leased) {
+          seen.add(t.id);
+          this.#open.set(t.id, t);
+        }
+        this.summary.touches += leased.length;
+        this.#total += leased.length;
+        await this.batch(leased);
+      }
+    } finally {
+      for (const t of this.#open.values()) {
+        await this.store.settleTouch(t.id, this.owner, { status: "pending" });
+        this.summary.pending++;
+      }
+      this.#open.clear();
     }
-    for (const t of this.#givenBack) {
-      await this.store.settleTouch(t.id, this.owner, { status: "pending" });
-      this.summary.pending++;
-    }
+    if (this.#refused) throw this.#refused;
     const s = this.#source;
     if (s) {
       const b = s.budget();
@@ -332,7 +348,8 @@ class Run {
       t.groups.flatMap((g) => g.touches.map((x) => x.recorded_at)).sort()[0];
     tasks.sort((x, y) => oldest(x).localeCompare(oldest(y)));
     const pool = new Limiter(this.options.concurrency ?? 4);
-    await Promise.all(tasks.map((t) =>
+    // Every task ends (settling or giving back its groups) before the batch does.
+    const ended = await Promise.allSettled(tasks.map((t) =>
       pool.run(async () => {
         if (this.#stopped) return await this.giveBack(t.groups, new RateLimitedError(null));
         try {
@@ -342,6 +359,8 @@ class Run {
         }
       })
     ));
+    const failed = ended.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   /**
@@ -672,8 +691,10 @@ function sinceOf(fetchedAt: string): string {
 /**
  * Runs one Sweep over the store's pending Touches. `source` is opened only if
  * a request turns out to be needed. Throws only for a refused token
- * ({@link AuthError}, after giving the current Touches back); every other
- * failure is per group.
+ * ({@link AuthError}) or a failing store, and only after every task in
+ * flight has ended and every leased Touch not settled has been released
+ * pending (so the next Sweep takes them up at once, not after the lease);
+ * every other failure is per group.
  */
 export async function sweep(
   store: Store,
