@@ -9,7 +9,7 @@ import { decode, SchemaDriftError } from "./decode.ts";
 import { DEFAULT_RETRY, Limiter, scrub, TransientError, withRetries } from "./http.ts";
 import { itemResource, readmeName } from "./map.ts";
 import { planListing, searchQuery } from "./queries.ts";
-import { nextLink } from "./rest.ts";
+import { nextLink, RestClient } from "./rest.ts";
 import { ghHost } from "./token.ts";
 import { ItemNode } from "./types.ts";
 
@@ -168,4 +168,42 @@ Deno.test("the limiter never runs more than its bound at once", async () => {
       active--;
     })));
   assert.equal(peak, 2);
+});
+
+Deno.test("REST: a redirect to another origin is followed without the token", async () => {
+  const seen: Record<string, string | null> = {};
+  const serve = (name: string, handler: (req: Request) => Response) =>
+    Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+      seen[`${name} ${new URL(req.url).pathname}`] = req.headers.get("authorization");
+      return handler(req);
+    });
+  const json = () => Response.json({ ok: true }, { headers: { "x-ratelimit-remaining": "59" } });
+  const other = serve("other", json);
+  const otherUrl = `http://127.0.0.1:${other.addr.port}`;
+  const api = serve("api", (req) => {
+    const path = new URL(req.url).pathname;
+    if (path === "/away") return Response.redirect(`${otherUrl}/there`, 301);
+    if (path === "/moved") {
+      return new Response(null, { status: 301, headers: { location: "/here" } });
+    }
+    return json();
+  });
+  try {
+    const client = new RestClient({
+      apiUrl: `http://127.0.0.1:${api.addr.port}`,
+      token: "secret-token",
+      limiter: new Limiter(2),
+    });
+    assert.equal((await client.get("/moved")).status, 200);
+    assert.equal((await client.get("/away")).status, 200);
+    assert.deepEqual(seen, {
+      "api /moved": "bearer secret-token",
+      "api /here": "bearer secret-token",
+      "api /away": "bearer secret-token",
+      "other /there": null,
+    });
+  } finally {
+    await api.shutdown();
+    await other.shutdown();
+  }
 });

@@ -135,13 +135,15 @@ export class RestClient {
     }
   }
 
-  #headers(etag: string | null): Record<string, string> {
+  /** Request headers; the token only ever goes to the configured API's origin. */
+  #headers(etag: string | null, url: string = this.#options.apiUrl): Record<string, string> {
     const h: Record<string, string> = {
       accept: "application/vnd.github+json",
       "x-github-api-version": "2022-11-28",
       "user-agent": "rgraph",
     };
-    if (this.#options.token) h.authorization = `bearer ${this.#options.token}`;
+    const ours = new URL(url).origin === new URL(this.#options.apiUrl).origin;
+    if (this.#options.token && ours) h.authorization = `bearer ${this.#options.token}`;
     if (etag) h["if-none-match"] = etag;
     return h;
   }
@@ -189,7 +191,10 @@ export class RestClient {
         this.requests++;
         this.#inFlight++;
         try {
-          const r = await this.#fetch(url, { headers: this.#headers(etag), redirect: "manual" });
+          const r = await this.#fetch(url, {
+            headers: this.#headers(etag, url),
+            redirect: "manual",
+          });
           this.#note(r.headers);
           return r;
         } catch (e) {
