@@ -5,8 +5,9 @@
  *
  * Rules:
  * - hit: same key, and the stored listing is fully expanded or holds at least
- *   as many members as were asked for (an unspecified limit counts as
- *   {@link DEFAULT_LIMIT}, the page `gh issue list` returns);
+ *   as many members as were asked for (an asked limit of `null` — `--paginate`,
+ *   a canonical key — asks for every member, which only a fully expanded
+ *   listing holds);
  * - subsumed: the stored listing is fully expanded, of the same repository and
  *   kind, neither side has free text, its state is `all` or the asked one (for
  *   pulls `closed` includes `merged`), its labels are a subset of the asked
@@ -27,7 +28,7 @@
 
 import type { Listing, ListingAddress, ListingFilters, ListingMember } from "./types.ts";
 
-/** The limit assumed when a question did not say (gh's default page). */
+/** The page `gh issue list` returns when not told `-L` (the Sweep fetches this many for an unbounded ask). */
 export const DEFAULT_LIMIT = 30;
 
 /** How one stored Listing relates to an asked one. */
@@ -45,13 +46,20 @@ export function relate(asked: ListingAddress, stored: Listing): ListingRelation 
   }
   if (stored.listing !== asked.listing) return "miss";
   if (stored.key === asked.key) {
-    const wanted = asked.limit ?? DEFAULT_LIMIT;
-    if (stored.fully_expanded || wanted <= stored.member_count) return "hit";
-    return "miss";
+    return covers(stored, asked.limit) ? "hit" : "miss";
   }
   return stored.fully_expanded && filtersCover(stored.listing, stored.filters, asked.filters)
     ? "subsumed"
     : "miss";
+}
+
+/**
+ * True when `stored` holds every member a question with `limit` wants: all
+ * of them, or at least `limit` (`null` wants all, so only a fully expanded
+ * listing covers it).
+ */
+export function covers(stored: Listing, limit: number | null): boolean {
+  return stored.fully_expanded || (limit !== null && limit <= stored.member_count);
 }
 
 /** True when every item matching `asked` also matches `stored` (no free text on either side). */

@@ -45,16 +45,29 @@ const TABLE: Row[] = [
   ["exact, truncated, limit fits", "issues", {}, 30, "issues", {}, TRUNC, "hit"],
   ["exact, truncated, limit below members", "issues", {}, 10, "issues", {}, TRUNC, "hit"],
   ["exact, truncated, limit above members", "issues", {}, 31, "issues", {}, TRUNC, "miss"],
-  ["exact, truncated, default limit fits", "issues", {}, null, "issues", {}, TRUNC, "hit"],
+  ["exact, truncated, every member asked (null)", "issues", {}, null, "issues", {}, TRUNC, "miss"],
+  ["exact, fully expanded, every member asked", "issues", {}, null, "issues", {}, FULL, "hit"],
   [
-    "exact, truncated below default limit",
+    "exact, truncated at the default page, every member asked",
     "issues",
     {},
     null,
     "issues",
     {},
-    { members: DEFAULT_LIMIT - 1, total: 500 },
+    { members: DEFAULT_LIMIT, total: 40 },
     "miss",
+  ],
+  [
+    "full all covers every open member",
+    "issues",
+    { state: "open" },
+    null,
+    "issues",
+    {
+      state: "all",
+    },
+    FULL,
+    "subsumed",
   ],
   [
     "exact with labels",
@@ -407,6 +420,21 @@ Deno.test("chooseListing: a hit beats a subsumption, the freshest subsuming sour
   assert.deepEqual(chooseListing(asked, []), { outcome: "miss", listing: null });
   const trunc = stored("issues", {}, TRUNC);
   assert.deepEqual(chooseListing(asked, [trunc]), { outcome: "miss", listing: null });
+});
+
+Deno.test("chooseListing: every member asked — a truncated exact copy yields to a full broader one", () => {
+  const asked = listingAddress("o", "r", "issues", { state: "open" }, null);
+  const truncExact = stored("issues", { state: "open" }, { members: 30, total: 40 });
+  const fullAll = stored("issues", { state: "all" }, { members: 60, total: 60 });
+  for (const order of [[truncExact, fullAll], [fullAll, truncExact]]) {
+    const m = chooseListing(asked, order);
+    assert.equal(m.outcome, "subsumed");
+    assert.equal(m.listing, fullAll);
+  }
+  assert.deepEqual(chooseListing(asked, [truncExact]), { outcome: "miss", listing: null });
+  // With a limit the truncated exact copy holds, it is the exact answer.
+  const limited = listingAddress("o", "r", "issues", { state: "open" }, 30);
+  assert.equal(chooseListing(limited, [fullAll, truncExact]).listing, truncExact);
 });
 
 function member(over: Partial<ListingMember>): ListingMember {
