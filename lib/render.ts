@@ -17,7 +17,14 @@
  * @module
  */
 
-import type { Comment, ItemResource, Listing, ListingMember, RepositoryResource } from "./types.ts";
+import type {
+  Comment,
+  ItemResource,
+  Listing,
+  ListingAddress,
+  ListingMember,
+  RepositoryResource,
+} from "./types.ts";
 import { ago } from "./nudge.ts";
 
 /** Comments (and review comments) per page of a thread. */
@@ -235,8 +242,10 @@ export interface ListingView {
   askedKey: string;
   /** The stored Listing the rows come from (for `subsumed`, the broader one). */
   source: Listing;
-  /** How many rows answer the question (after filtering and the asked limit). */
+  /** How many stored members answer the question: for a hit, every member; for `subsumed`, the filtered ones. */
   matched: number;
+  /** How many of them are served: `matched` capped by the asked limit. */
+  served: number;
   /** The asked limit, when one was given. */
   limit: number | null;
   paging: Paging;
@@ -268,11 +277,63 @@ export function renderListing(v: ListingView, ctx: RenderContext): string {
       ? `members: ${s.member_count} stored of ${s.total_count} on GitHub (${expanded})`
       : `source ${s.key}: ${s.member_count} members of ${s.total_count} (${expanded}); ${v.matched} match this question`,
   );
-  if (v.limit !== null) out.push(`asked limit: ${v.limit}; rows served: ${v.matched}`);
+  if (v.limit !== null) {
+    const of = v.served < v.matched ? ` (the first ${v.served} of the ${v.matched})` : "";
+    out.push(`asked limit: ${v.limit}; rows served: ${v.served}${of}`);
+  }
   out.push(pageNote(v.paging, "rows", `ask page {page} for more`));
   if (v.rows.length) out.push(fence(ctx, v.rows.map(row)));
   out.push('Read a member with resource("owner/repo#N").');
   return out.join("\n");
+}
+
+/**
+ * The miss when memory holds only a truncated copy of exactly the asked
+ * listing and the question wants more than it holds (every member, or a
+ * larger limit): it says what is there and how to read just that.
+ */
+export function renderPartialMiss(asked: ListingAddress, held: Listing, now: Date): string {
+  const command = ghListCommand(asked, held.member_count);
+  const read = command
+    ? `to read only those ${held.member_count}, ask for ${command}`
+    : `to read only those ${held.member_count}, ask with a limit of at most ${held.member_count} (a gh list command line with -L)`;
+  return `rgraph: miss ${asked.key} — memory holds only the first ${held.member_count} of ${held.total_count} ` +
+    `items of this listing (fetched_at ${when(held.fetched_at, now)}), fewer than ${
+      asked.limit === null ? "every item" : `the ${asked.limit}`
+    } asked for. Fetch it normally (gh, the web or the GitHub API); ${read}.`;
+}
+
+/**
+ * A `gh issue|pr list` line asking for `asked` with limit `limit`, or null
+ * when a filter cannot be written back plainly (free text, a label with a
+ * comma — gh splits labels on commas).
+ */
+function ghListCommand(asked: ListingAddress, limit: number): string | null {
+  const f = asked.filters;
+  if (f.q !== undefined || f.labels.some((l) => l.includes(","))) return null;
+  const values = [...f.labels, f.author ?? "", f.assignee ?? "", f.milestone ?? ""];
+  // deno-lint-ignore no-control-regex
+  if (values.some((v) => /[\u0000-\u001f\u007f<>]/.test(v))) return null;
+  const words = [
+    "gh",
+    asked.listing === "pulls" ? "pr" : "issue",
+    "list",
+    "-R",
+    `${asked.owner}/${asked.repo}`,
+    "--state",
+    f.state,
+  ];
+  for (const l of f.labels) words.push("--label", l);
+  if (f.author !== undefined) words.push("--author", f.author);
+  if (f.assignee !== undefined) words.push("--assignee", f.assignee);
+  if (f.milestone !== undefined) words.push("--milestone", f.milestone);
+  words.push("-L", String(limit));
+  return words.map(shellWord).join(" ");
+}
+
+/** A word as a POSIX shell reads it back: bare when plain, single-quoted otherwise. */
+function shellWord(w: string): string {
+  return /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The answer when nothing in memory answers the address. */

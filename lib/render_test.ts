@@ -6,9 +6,12 @@ import {
   renderItem,
   renderListing,
   renderMiss,
+  renderPartialMiss,
   renderRepository,
   threadOf,
 } from "./render.ts";
+import { listingAddress } from "./address/key.ts";
+import { parseAddress } from "./address/mod.ts";
 import type { IssueResource, Listing, ListingMember, PullRequestResource } from "./types.ts";
 
 const NOW = new Date("2026-11-30T00:00:00Z");
@@ -237,6 +240,7 @@ Deno.test("renderListing: a hit on a truncated listing says how much it holds", 
     askedKey: LISTING.key,
     source: LISTING,
     matched: 200,
+    served: 200,
     limit: null,
     paging: paging(200, 100, 2),
     rows: [member(101), member(102)],
@@ -266,7 +270,8 @@ Deno.test("renderListing: a subsumed answer names its source and the asked limit
     outcome: "subsumed",
     askedKey: "github:o/r/issues?label=bug&state=open",
     source: full,
-    matched: 30,
+    matched: 75,
+    served: 30,
     limit: 30,
     paging: paging(30, 100, 1),
     rows: [member(1)],
@@ -277,10 +282,38 @@ Deno.test("renderListing: a subsumed answer names its source and the asked limit
   );
   assert.ok(
     text.includes(
-      "source github:o/r/issues?state=all: 900 members of 900 (fully expanded); 30 match",
+      "source github:o/r/issues?state=all: 900 members of 900 (fully expanded); 75 match this question",
     ),
   );
-  assert.ok(text.includes("asked limit: 30; rows served: 30"));
+  assert.ok(text.includes("asked limit: 30; rows served: 30 (the first 30 of the 75)"));
+});
+
+Deno.test("renderPartialMiss: says what a truncated copy holds and how to read just that", () => {
+  const ctx = { cwd: null, githubLogin: null, repoOfCwd: () => null };
+  const asked = listingAddress("o", "r", "issues", {
+    state: "open",
+    labels: ["good first issue", "bug"],
+    author: "ann",
+    milestone: "v2 'final'",
+  }, null);
+  const held = { ...LISTING, key: asked.key, filters: asked.filters, member_count: 30 };
+  const text = renderPartialMiss(asked, held, NOW);
+  assert.ok(text.startsWith(`rgraph: miss ${asked.key} — memory holds only the first 30 of 900 `));
+  assert.ok(text.includes("fewer than every item asked for. Fetch it normally"));
+  const command = /ask for (gh .*)\.$/.exec(text)?.[1];
+  assert.ok(command, text);
+  // The suggested command line asks for the same listing, limited to what is held.
+  const back = parseAddress(command, ctx);
+  assert.equal(back?.key, asked.key);
+  assert.equal(back?.kind === "listing" && back.limit, 30);
+  const limited = renderPartialMiss({ ...asked, limit: 50 }, held, NOW);
+  assert.ok(limited.includes("fewer than the 50 asked for"));
+  const text2 = renderPartialMiss(
+    { ...asked, filters: { ...asked.filters, q: "crash" } },
+    held,
+    NOW,
+  );
+  assert.ok(text2.endsWith("ask with a limit of at most 30 (a gh list command line with -L)."));
 });
 
 Deno.test("renderMiss says to fetch normally", () => {

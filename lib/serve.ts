@@ -35,6 +35,7 @@ import {
   renderItem,
   renderListing,
   renderMiss,
+  renderPartialMiss,
   renderRepository,
   ROWS_PER_PAGE,
   threadOf,
@@ -98,14 +99,10 @@ export class MemberCache {
   }
 }
 
-/** Members read per store call when only the first `limit` matches are wanted. */
-const CHUNK = 1_000;
-
 /**
- * The members of `source` matching the asked filters, at most `limit` of
- * them. With a limit, reading stops once that many matched (a `gh issue
- * list --label bug` asks for 30: no need to read 10,000 rows); without one,
- * the whole listing is read, and kept in `cache` for the next question.
+ * Every member of `source` matching the asked filters. The whole listing is
+ * read — the answer reports how many match even when the asked limit shows
+ * fewer — and kept in `cache` for the next question.
  */
 async function matchingMembers(
   store: Store,
@@ -113,22 +110,13 @@ async function matchingMembers(
   asked: ListingAddress,
   cache: MemberCache | undefined,
 ): Promise<ListingMember[]> {
-  const keep = (m: ListingMember) => memberMatches(asked.filters, m);
   const nowMs = Date.now();
-  const cached = cache?.get(source, nowMs);
-  if (cached) return cached.filter(keep).slice(0, asked.limit ?? undefined);
-  if (asked.limit === null) {
-    const all = await store.listingMembers(source.key);
+  let all = cache?.get(source, nowMs);
+  if (!all) {
+    all = await store.listingMembers(source.key);
     cache?.put(source, nowMs, all);
-    return all.filter(keep);
   }
-  const out: ListingMember[] = [];
-  for (let offset = 0; out.length < asked.limit && offset < source.member_count; offset += CHUNK) {
-    for (const m of await store.listingMembers(source.key, { offset, limit: CHUNK })) {
-      if (keep(m) && out.length < asked.limit) out.push(m);
-    }
-  }
-  return out;
+  return all.filter((m) => memberMatches(asked.filters, m));
 }
 
 /** An answer: the outcome, the canonical key asked, the text for a model or person, and JSON. */
@@ -238,27 +226,39 @@ async function findListing(
   ctx: { now: Date; nonce: string },
   cache: MemberCache | undefined,
 ): Promise<Found | null> {
-  const match = chooseListing(
-    asked,
-    await store.findListings(asked.owner, asked.repo, asked.listing),
-  );
-  if (match.outcome === "miss") return null;
+  const stored = await store.findListings(asked.owner, asked.repo, asked.listing);
+  const match = chooseListing(asked, stored);
+  if (match.outcome === "miss") {
+    // A truncated copy of exactly this listing cannot answer a question for
+    // more than it holds; say so, so the model can narrow the ask or fetch.
+    const partial = stored.find((l) => l.key === asked.key);
+    if (!partial) return null;
+    return {
+      outcome: "miss",
+      target: null,
+      text: renderPartialMiss(asked, partial, ctx.now),
+      json: { partial },
+    };
+  }
   const source = match.listing;
   const cap = asked.limit ?? Infinity;
   let rows: ListingMember[];
   let matched: number;
+  let served: number;
   let p;
   if (match.outcome === "hit") {
     // Exact: page straight out of the store, no filtering needed.
-    matched = Math.min(source.member_count, cap);
-    p = paging(matched, ROWS_PER_PAGE, page);
+    matched = source.member_count;
+    served = Math.min(matched, cap);
+    p = paging(served, ROWS_PER_PAGE, page);
     rows = p.count > 0
       ? await store.listingMembers(source.key, { offset: p.offset, limit: p.count })
       : [];
   } else {
     const all = await matchingMembers(store, source, asked, cache);
-    matched = Math.min(all.length, cap);
-    p = paging(matched, ROWS_PER_PAGE, page);
+    matched = all.length;
+    served = Math.min(matched, cap);
+    p = paging(served, ROWS_PER_PAGE, page);
     rows = all.slice(p.offset, p.offset + p.count);
   }
   const view: ListingView = {
@@ -266,6 +266,7 @@ async function findListing(
     askedKey: asked.key,
     source,
     matched,
+    served,
     limit: asked.limit,
     paging: p,
     rows,
@@ -274,7 +275,7 @@ async function findListing(
     outcome: match.outcome,
     target: source.key,
     text: renderListing(view, ctx),
-    json: { source, matched, limit: asked.limit, paging: p, members: rows },
+    json: { source, matched, served, limit: asked.limit, paging: p, members: rows },
   };
 }
 

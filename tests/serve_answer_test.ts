@@ -41,8 +41,17 @@ Deno.test("answer: the asked limit caps the rows of a hit and of a subsumed answ
     );
     assert.equal(sub.outcome, "subsumed");
     assert.deepEqual(rowsOf(sub.text), [1, 3, 5, 7, 9]);
-    const j = sub.json as { matched: number; paging: { total: number }; source: { key: string } };
-    assert.equal(j.matched, 5);
+    const j = sub.json as {
+      matched: number;
+      served: number;
+      paging: { total: number };
+      source: { key: string };
+    };
+    // 30 of the 60 carry `bug`: the answer says so, and shows the 5 asked for.
+    assert.equal(j.matched, 30);
+    assert.equal(j.served, 5);
+    assert.ok(sub.text.includes("60 members of 60 (fully expanded); 30 match this question"));
+    assert.ok(sub.text.includes("asked limit: 5; rows served: 5 (the first 5 of the 30)"));
     assert.equal(j.source.key, "github:o/r/issues?state=open");
     const all = await answer(
       store,
@@ -53,7 +62,7 @@ Deno.test("answer: the asked limit caps the rows of a hit and of a subsumed answ
   });
 });
 
-Deno.test("answer: a limited subsumed answer reads across chunks until it has enough", async () => {
+Deno.test("answer: a limited subsumed answer counts every match across a large listing", async () => {
   await withStore(async (store) => {
     const nums = Array.from({ length: 2500 }, (_, i) => i + 1);
     for (let i = 0; i < nums.length; i += 500) {
@@ -68,9 +77,11 @@ Deno.test("answer: a limited subsumed answer reads across chunks until it has en
     const asked = listingAddress("o", "r", "issues", { labels: ["docs"] }, 1100);
     const j = (await answer(store, asked, { ...opts, page: 11 })).json as {
       matched: number;
+      served: number;
       members: { number: number }[];
     };
-    assert.equal(j.matched, 1100);
+    assert.equal(j.matched, 1250);
+    assert.equal(j.served, 1100);
     assert.deepEqual(
       j.members.map((m) => m.number),
       nums.filter((n) => n % 2 === 0).slice(1000, 1100),
@@ -110,5 +121,39 @@ Deno.test("MemberCache: a re-fetched listing is served fresh; an entry expires",
       3,
       1,
     ]);
+  });
+});
+
+Deno.test("answer: every member asked — a truncated exact copy misses unless a full broader one subsumes", async () => {
+  await withStore(async (store) => {
+    const nums = Array.from({ length: 60 }, (_, i) => i + 1);
+    await store.putResources(nums.map((n) => ({ resource: issue("o", "r", n) })));
+    // The first 30 of 40 open issues: truncated.
+    await seedListing(store, "o", "r", "issues", { state: "open" }, nums.slice(0, 30), {
+      total: 40,
+    });
+    const opts = { userId: "alice", now: NOW };
+    // `gh api --paginate repos/o/r/issues` and the canonical key both ask for every member.
+    const everything = listingAddress("o", "r", "issues", { state: "open" }, null);
+    const miss = await answer(store, everything, opts);
+    assert.equal(miss.outcome, "miss");
+    assert.match(
+      miss.text,
+      /^rgraph: miss github:o\/r\/issues\?state=open — memory holds only the first 30 of 40 items/,
+    );
+    assert.ok(miss.text.includes("ask for gh issue list -R o/r --state open -L 30."), miss.text);
+    // Within what it holds, the truncated copy is the exact answer.
+    const thirty = await answer(store, listingAddress("o", "r", "issues", {}, 30), opts);
+    assert.equal(thirty.outcome, "hit");
+    assert.equal(rowsOf(thirty.text).length, 30);
+    // A fully expanded broader listing now answers every open issue.
+    await seedListing(store, "o", "r", "issues", { state: "all" }, nums);
+    const sub = await answer(store, everything, opts);
+    assert.equal(sub.outcome, "subsumed");
+    assert.equal(
+      (sub.json as { source: { key: string } }).source.key,
+      "github:o/r/issues?state=all",
+    );
+    assert.equal(rowsOf(sub.text).length, 60);
   });
 });
