@@ -136,10 +136,17 @@ function fromFetch(input: unknown, ctx: ParseContext): Address[] {
   return out;
 }
 
-/** Keeps the first Address of each key. */
+/** True when a listing still names the viewer as `@me`, which would mean someone else to each reader. */
+const namesViewer = (a: Address) =>
+  a.kind === "listing" && (a.filters.author === "@me" || a.filters.assignee === "@me");
+
+/**
+ * Keeps the first Address of each key. Adapters resolve `@me` themselves;
+ * this last gate keeps one they missed out of the store.
+ */
 function unique(addresses: Address[]): Address[] {
   const seen = new Set<string>();
-  return addresses.filter((a) => !seen.has(a.key) && !!seen.add(a.key));
+  return addresses.filter((a) => !namesViewer(a) && !seen.has(a.key) && !!seen.add(a.key));
 }
 
 /** The bare tool name under an MCP-style prefix (`mcp__srv__WebFetch` → `webfetch`). */
@@ -200,7 +207,7 @@ export function parseAddress(text: string, ctx: ParseContext): Address | null {
   if (typeof text !== "string") return null;
   for (const adapter of ADAPTERS) {
     const a = adapter.parseOne(text, ctx);
-    if (a) return a;
+    if (a) return namesViewer(a) ? null : a;
   }
-  return fromShell(text, ctx)[0] ?? null;
+  return unique(fromShell(text, ctx))[0] ?? null;
 }

@@ -187,6 +187,23 @@ const SHELL: Row[] = [
     "github:o/r/pulls?state=open limit=100",
   ]],
   ["gh api --method=get repos/o/r/pulls/3", ["github:o/r#3"]],
+  // `@me` in REST parameters is the configured login, or no Touch without one
+  ["gh api 'repos/o/r/issues?labels=bug&creator=@me'", [
+    "github:o/r/issues?author=alice&label=bug&state=open limit=30",
+  ]],
+  ["gh api 'repos/o/r/issues?assignee=@ME'", [
+    "github:o/r/issues?assignee=alice&state=open limit=30",
+  ]],
+  ["gh api 'repos/o/r/issues?labels=bug&creator=@me'", [], ctxOf("/work/app", null)],
+  ["gh api repos/o/r/issues -X GET -f assignee=@me", [], ctxOf("/work/app", null)],
+  ["curl -s 'https://api.github.com/repos/o/r/issues?creator=%40me'", [], ctxOf(null, null)],
+  ["curl -s 'https://api.github.com/repos/o/r/issues?creator=%40me'", [
+    "github:o/r/issues?author=alice&state=open limit=30",
+  ]],
+  ["gh api 'search/issues?q=repo:o/r+assignee:@me'", [], ctxOf("/work/app", null)],
+  ["gh api 'search/issues?q=repo:o/r+review-requested:@me'", [
+    "github:o/r/issues?q=review-requested%3Aalice&state=all limit=30",
+  ]],
   ["gh api 'repos/o/r/issues?assignee=*'", []],
   ["gh api 'repos/o/r/issues?since=2024-01-01T00:00:00Z'", []],
   ["gh api 'repos/o/r/pulls?head=o:branch'", []],
@@ -221,6 +238,12 @@ const SHELL: Row[] = [
   ["gh search prs --repo o/r --merged --author octocat", [
     "github:o/r/pulls?author=octocat&state=merged limit=30",
   ]],
+  ["gh search issues --repo o/r --author @me", [
+    "github:o/r/issues?author=alice&state=all limit=30",
+  ]],
+  ["gh search issues --repo o/r --assignee=@me", [], ctxOf("/work/app", null)],
+  ["gh search prs --repo o/r 'author:@me'", [], ctxOf("/work/app", null)],
+  ["gh pr list -R o/r --author=@me", [], ctxOf("/work/app", null)],
   ["gh search issues crash", []],
   ["gh search issues crash --repo o/r --repo o/s", []],
   ["gh search issues crash --repo o/r --language go", []],
@@ -498,6 +521,28 @@ const MCP: CallRow[] = [
   ["mcp__github__search_issues", { q: "repo:o/r label:bug" }, [
     "github:o/r/issues?label=bug&state=all limit=30",
   ]],
+  ["mcp__github__search_issues", { query: "repo:o/r is:open assignee:@me" }, [
+    "github:o/r/issues?assignee=alice&state=open limit=30",
+  ]],
+  [
+    "mcp__github__search_issues",
+    { query: "repo:o/r is:open assignee:@me" },
+    [],
+    ctxOf(
+      "/work/app",
+      null,
+    ),
+  ],
+  [
+    "mcp__github__search_pull_requests",
+    { query: 'repo:o/r author:"@me"' },
+    [],
+    ctxOf(
+      "/work/app",
+      null,
+    ),
+  ],
+  ["mcp__github__list_issues", { owner: "o", repo: "r", assignee: "@me" }, []],
   ["mcp__github__search_issues", { query: "crash" }, []],
   ["mcp__github__search_issues", { query: "repo:o/r repo:o/s crash" }, []],
   ["mcp__github__search_pull_requests", { query: "is:merged", owner: "o", repo: "r" }, [
@@ -616,6 +661,9 @@ const ONE: [string, string | null, ParseContext?][] = [
   ["github:o/r#5", "github:o/r#5"],
   ["github:o/r", "github:o/r"],
   ["github:o/r/issues?label=bug", "github:o/r/issues?label=bug&state=open limit=null"],
+  ["github:o/r/issues?author=@me", null],
+  ["gh issue list -R o/r -A @me", null, ctxOf("/work/app", null)],
+  ["https://github.com/o/r/issues?q=assignee%3A%40me", null, ctxOf(null, null)],
   ["github:o/r/issues?bogus=1", null],
   ["gh issue list -R o/r -l bug", "github:o/r/issues?label=bug&state=open limit=30"],
   ["gh pr view 5", "github:acme/app#5"],

@@ -11,7 +11,7 @@ import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
 import type { ParseContext, ShellCommand } from "../platform.ts";
 import { type FlagSpec, type Parsed, parseFlags, spellings } from "../flags.ts";
-import { isRepoName, repoSpec } from "./names.ts";
+import { isRepoName, repoSpec, resolveLogin } from "./names.ts";
 import { fromRestPath } from "./rest.ts";
 import { readSearchQuery } from "./search.ts";
 import { fromGithubUrl } from "./url.ts";
@@ -160,7 +160,7 @@ function listed(
   for (const who of ["author", "assignee"] as const) {
     const v = last(p, who);
     if (v === undefined) continue;
-    const login = v.toLowerCase() === "@me" ? ctx.githubLogin : v;
+    const login = resolveLogin(v, ctx.githubLogin);
     if (login === null) return null;
     filters[who] = login;
   }

@@ -52,6 +52,22 @@ const RESERVED_OWNERS = new Set([
   "watching",
 ]);
 
+/**
+ * A login as a shared key may hold it. `@me` (GitHub's "the viewer") would
+ * mean someone else to each reader, so it becomes the configured login, and
+ * with no login configured there is nothing to record (null).
+ *
+ * @example
+ * ```ts
+ * resolveLogin("@Me", "alice"); // "alice"
+ * resolveLogin("@me", null); // null
+ * resolveLogin("octocat", null); // "octocat"
+ * ```
+ */
+export function resolveLogin(value: string, login: string | null): string | null {
+  return value.trim().toLowerCase() === "@me" ? login : value;
+}
+
 /** True when `owner`/`repo` can name a GitHub repository. */
 export function isRepoName(owner: string, repo: string): boolean {
   return isValidName(owner) && isValidName(repo) && !RESERVED_OWNERS.has(owner.toLowerCase()) &&

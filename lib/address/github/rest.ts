@@ -9,7 +9,7 @@
 import { itemAddress, listingAddress, repositoryAddress } from "../key.ts";
 import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
-import { isRepoName, repoSpec } from "./names.ts";
+import { isRepoName, repoSpec, resolveLogin } from "./names.ts";
 import { readSearchQuery } from "./search.ts";
 
 /** REST list endpoints return 30 items per page unless `per_page` says otherwise. */
@@ -25,7 +25,7 @@ const README = /^readme(\.[a-z0-9]+)?$/i;
 export interface RestOptions {
   /** `--paginate`: every page was read. */
   paginate: boolean;
-  /** Resolves `@me` in search queries. */
+  /** Resolves `@me` in search queries and `creator`/`assignee` parameters. */
   login: string | null;
 }
 
@@ -36,7 +36,11 @@ function perPage(query: URLSearchParams, paginate: boolean): number | null {
 }
 
 /** Filters of `GET /repos/o/r/issues|pulls?…`; null when a parameter narrows it in a way a key cannot say. */
-function listFilters(kind: ListingKind, query: URLSearchParams): FilterInput | null {
+function listFilters(
+  kind: ListingKind,
+  query: URLSearchParams,
+  login: string | null,
+): FilterInput | null {
   const f: FilterInput = {};
   for (const [k, v] of query) {
     switch (k) {
@@ -49,11 +53,17 @@ function listFilters(kind: ListingKind, query: URLSearchParams): FilterInput | n
         f.labels = v.split(",");
         break;
       case "creator":
-      case "assignee":
-      case "milestone":
+      case "assignee": {
         // `*` and `none` mean "any" / "unset": not expressible as a value.
         if (kind !== "issues" || v === "*" || v === "none") return null;
-        f[k === "creator" ? "author" : k] = v;
+        const who = resolveLogin(v, login);
+        if (who === null) return null;
+        f[k === "creator" ? "author" : k] = who;
+        break;
+      }
+      case "milestone":
+        if (kind !== "issues" || v === "*" || v === "none") return null;
+        f.milestone = v;
         break;
       case "sort":
       case "direction":
@@ -100,7 +110,7 @@ export function fromRestPath(
   }
   if (what !== "issues" && what !== "pulls") return null;
   if (num === undefined) {
-    const filters = listFilters(what, query);
+    const filters = listFilters(what, query, opts.login);
     return filters && listingAddress(owner, repo, what, filters, perPage(query, opts.paginate));
   }
   if (!/^[1-9]\d{0,9}$/.test(num) || more.length > 0 || !ITEM_SUFFIXES[what].has(sub ?? "")) {

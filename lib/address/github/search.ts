@@ -8,6 +8,7 @@
 
 import type { FilterInput } from "../key.ts";
 import type { ListingKind, ListingState } from "../../types.ts";
+import { resolveLogin } from "./names.ts";
 
 /** A search query read as filters. */
 export interface SearchQuery {
@@ -66,7 +67,6 @@ export function readSearchQuery(query: string, login: string | null): SearchQuer
     const key = colon > 0 ? term.slice(0, colon).toLowerCase() : "";
     const value = unquote(term.slice(colon + 1));
     const lower = value.toLowerCase();
-    const person = () => lower === "@me" ? login : value;
     if ((key === "is" || key === "type") && (lower === "issue" || lower === "issues")) {
       kind = "issues";
     } else if ((key === "is" || key === "type") && (lower === "pr" || lower === "pull-request")) {
@@ -77,7 +77,7 @@ export function readSearchQuery(query: string, login: string | null): SearchQuer
       // `label:a,b` means either label; a key's labels all apply, so it stays free text.
       (filters.labels ??= []).push(value);
     } else if ((key === "author" || key === "assignee") && value) {
-      const who = person();
+      const who = resolveLogin(value, login);
       if (who === null) return null;
       filters[key] = who;
     } else if (key === "milestone" && value) filters.milestone = value;
