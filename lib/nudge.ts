@@ -8,7 +8,8 @@
  * ```ts
  * import { nudgeText } from "./nudge.ts";
  * const line = await nudgeText(store, itemAddress("memgraph", "memgraph", 123), new Date());
- * // 'memgraph/memgraph#123 "Title" is in memory, fetched 2h ago, updated on GitHub 3d ago — resource returns it'
+ * // 'memgraph/memgraph#123 is in memory (title on GitHub, untrusted: "Title"), fetched 2h ago,
+ * //  updated on GitHub 3d ago — resource returns it'
  * ```
  * @module
  */
@@ -25,7 +26,7 @@ export const SESSION_HINT =
   "with when it was fetched and when GitHub last updated it, and says plainly when it has nothing.";
 
 const TAIL = " — resource returns it";
-const MAX_TITLE = 120;
+const MAX_TITLE = 80;
 
 /**
  * A short relative age: `just now`, `5m ago`, `2h ago`, `3d ago`, `4mo ago`,
@@ -45,11 +46,18 @@ export function ago(iso: string, now: Date): string {
   return `${Math.floor(d / 365)}y ago`;
 }
 
-/** A title made safe for a one-line context: no control characters, bounded, quoted. */
+/**
+ * A GitHub title made safe for the model's context, where it sits unfenced:
+ * one line (no control or line-separator characters), no angle brackets (so
+ * no `<<<…>>>` fence marker can be imitated — they become ‹ ›), bounded, and
+ * quoted. The caller labels it as untrusted GitHub data.
+ */
 function quoteTitle(title: string): string {
-  // deno-lint-ignore no-control-regex
-  const flat = title.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").replace(/\s+/g, " ")
-    .trim();
+  const flat = title
+    // deno-lint-ignore no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+    .replace(/</g, "‹").replace(/>/g, "›")
+    .replace(/\s+/g, " ").trim();
   const cut = flat.length > MAX_TITLE ? `${flat.slice(0, MAX_TITLE - 1)}…` : flat;
   return JSON.stringify(cut);
 }
@@ -84,11 +92,11 @@ export async function nudgeText(store: Store, address: Address, now: Date): Prom
     const head = heads.get(address.key) ?? heads.values().next().value;
     if (!head) return null;
     const what = head.kind === "repository"
-      ? `${name} (repository)`
+      ? `${name} (repository) is in memory`
       : head.title !== null
-      ? `${name} ${quoteTitle(head.title)}`
-      : name;
-    return `${what} is in memory, fetched ${ago(head.fetched_at, now)}, updated on GitHub ${
+      ? `${name} is in memory (title on GitHub, untrusted: ${quoteTitle(head.title)})`
+      : `${name} is in memory`;
+    return `${what}, fetched ${ago(head.fetched_at, now)}, updated on GitHub ${
       ago(head.updated_at, now)
     }${TAIL}`;
   } catch {
