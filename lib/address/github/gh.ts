@@ -11,7 +11,7 @@ import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
 import type { ParseContext, ShellCommand } from "../platform.ts";
 import { type FlagSpec, type Parsed, parseFlags, spellings } from "../flags.ts";
-import { isRepoName, repoSpec, resolveLogin } from "./names.ts";
+import { GITHUB, isRepoName, repoSpec, resolveLogin } from "./names.ts";
 import { fromRestPath } from "./rest.ts";
 import { readSearchQuery } from "./search.ts";
 import { fromGithubUrl } from "./url.ts";
@@ -107,16 +107,29 @@ const last = (p: Parsed, name: string) => p.flags.get(name)?.at(-1);
 
 type Repo = { owner: string; repo: string };
 
-/** The repository gh would act on: `-R`, then `GH_REPO`, then the directory's `origin` remote. */
+/**
+ * The host gh talks to when nothing names one: `GH_HOST`, else github.com;
+ * null when `GH_HOST` is set to something unknown.
+ */
+function ghHost(cmd: ShellCommand): string | null {
+  const env = cmd.env.GH_HOST;
+  if (env === undefined || env === "") return GITHUB;
+  return env === null ? null : env.toLowerCase();
+}
+
+/**
+ * The repository gh would act on: `-R`, then `GH_REPO`, then the directory's
+ * `origin` remote. gh puts an `-R`/`GH_REPO` without a host on `GH_HOST`.
+ */
 function targetRepo(p: Parsed | null, cmd: ShellCommand, ctx: ParseContext): Repo | null {
+  const host = ghHost(cmd);
   const flag = p && last(p, "repo");
-  if (flag !== undefined && flag !== null) return repoSpec(flag);
+  if (flag !== undefined && flag !== null) return repoSpec(flag, host);
   if ("GH_REPO" in cmd.env) {
     const env = cmd.env.GH_REPO;
-    return env === null ? null : repoSpec(env);
+    return env === null ? null : repoSpec(env, host);
   }
-  const host = cmd.env.GH_HOST;
-  if (host !== undefined && host?.toLowerCase() !== "github.com") return null;
+  if (host !== GITHUB) return null;
   return cmd.cwd === null ? null : ctx.repoOfCwd(cmd.cwd);
 }
 
@@ -179,12 +192,17 @@ function listed(
  * `gh search issues|prs QUERY… --repo o/r …`: a listing when it is scoped to
  * exactly one repository. Without `--state` search matches every state.
  */
-function searched(kind: ListingKind, p: Parsed, ctx: ParseContext): Address | null {
+function searched(
+  kind: ListingKind,
+  p: Parsed,
+  cmd: ShellCommand,
+  ctx: ParseContext,
+): Address | null {
   if (p.flags.has("help")) return null;
   const read = readSearchQuery(p.positional.join(" "), ctx.githubLogin);
   if (!read) return null;
   const repos = [...(p.flags.get("repo") ?? []), ...read.repos];
-  const repo = repos.length === 1 ? repoSpec(repos[0]) : null;
+  const repo = repos.length === 1 ? repoSpec(repos[0], ghHost(cmd)) : null;
   if (!repo) return null;
   const filters: FilterInput = { state: "all", ...read.filters };
   const list = listed(kind, { flags: p.flags, positional: [] }, ctx, repo);
@@ -206,10 +224,10 @@ function repoViewed(args: string[], cmd: ShellCommand, ctx: ParseContext): Addre
   if (arg === undefined) repo = targetRepo(null, cmd, ctx);
   else if (!arg.includes("/")) {
     // A bare name is the authenticated user's repository.
-    repo = ctx.githubLogin && isRepoName(ctx.githubLogin, arg)
+    repo = ctx.githubLogin && ghHost(cmd) === GITHUB && isRepoName(ctx.githubLogin, arg)
       ? { owner: ctx.githubLogin, repo: arg }
       : null;
-  } else repo = repoSpec(arg);
+  } else repo = repoSpec(arg, ghHost(cmd));
   return repo && repositoryAddress(repo.owner, repo.repo);
 }
 
@@ -217,8 +235,9 @@ function repoViewed(args: string[], cmd: ShellCommand, ctx: ParseContext): Addre
 function apiRead(args: string[], cmd: ShellCommand, ctx: ParseContext): Address | null {
   const p = parseFlags(args, API);
   if (!p || p.flags.has("help") || p.positional.length !== 1) return null;
-  const host = last(p, "hostname");
-  if (host !== undefined && host.toLowerCase() !== "github.com") return null;
+  // `--hostname`, else `GH_HOST`, picks the host of every endpoint.
+  const host = last(p, "hostname")?.toLowerCase() ?? ghHost(cmd);
+  if (host !== GITHUB) return null;
   const fields = p.flags.get("field") ?? [];
   const method = last(p, "method")?.toUpperCase() ??
     (fields.length || p.flags.has("input") ? "POST" : "GET");
@@ -282,7 +301,7 @@ export function fromGh(cmd: ShellCommand, ctx: ParseContext): Address[] {
     }
   } else if (group === "search" && (sub === "issues" || sub === "prs")) {
     const p = parseFlags(args, sub === "issues" ? SEARCH_ISSUES : SEARCH_PRS);
-    a = p && searched(sub === "issues" ? "issues" : "pulls", p, ctx);
+    a = p && searched(sub === "issues" ? "issues" : "pulls", p, cmd, ctx);
   } else if (group === "repo" && sub === "view") a = repoViewed(args, cmd, ctx);
   else if (group === "api" && sub !== undefined) a = apiRead([sub, ...args], cmd, ctx);
   return a ? [a] : [];

@@ -8,6 +8,9 @@
 
 import { isValidName } from "../key.ts";
 
+/** The public GitHub host, the only one whose Resources are recorded. */
+export const GITHUB = "github.com";
+
 /** First path segments of github.com that are site pages, not owners. */
 const RESERVED_OWNERS = new Set([
   "about",
@@ -74,19 +77,34 @@ export function isRepoName(owner: string, repo: string): boolean {
     !owner.startsWith(".") && !repo.endsWith(".git");
 }
 
-/** `OWNER/REPO`, `HOST/OWNER/REPO` (github.com only) or a github.com URL, as a repository; null otherwise. */
-export function repoSpec(spec: string): { owner: string; repo: string } | null {
+/**
+ * `OWNER/REPO`, `HOST/OWNER/REPO` (github.com only) or a github.com URL, as a
+ * repository; null otherwise. A spec without a host lives on `host` (gh's
+ * `GH_HOST`; null when unknown), so it names a github.com repository only
+ * when that is github.com.
+ *
+ * @example
+ * ```ts
+ * repoSpec("o/r"); // { owner: "o", repo: "r" }
+ * repoSpec("o/r", "ghe.corp.com"); // null
+ * repoSpec("github.com/o/r", "ghe.corp.com"); // { owner: "o", repo: "r" }
+ * ```
+ */
+export function repoSpec(
+  spec: string,
+  host: string | null = GITHUB,
+): { owner: string; repo: string } | null {
   let s = spec.trim();
   const scheme = s.indexOf("://");
   if (scheme >= 0) s = s.slice(scheme + 3);
   s = s.replace(/\/+$/, "");
   const parts = s.split("/");
   if (parts.length === 3) {
-    if (parts[0].toLowerCase() !== "github.com" && parts[0].toLowerCase() !== "www.github.com") {
+    if (parts[0].toLowerCase() !== GITHUB && parts[0].toLowerCase() !== "www.github.com") {
       return null;
     }
     parts.shift();
-  }
+  } else if (host !== GITHUB) return null;
   if (parts.length !== 2) return null;
   const [owner, repo] = [parts[0], parts[1].replace(/\.git$/, "")];
   return isRepoName(owner, repo) ? { owner, repo } : null;
