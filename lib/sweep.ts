@@ -86,7 +86,10 @@ export interface SweepSummary {
   /** `graphql`, `rest`, or `none` when no request was needed. */
   source: "graphql" | "rest" | "none";
   budget: { remaining: number | null; limit: number | null; reset_at: string | null };
-  /** Why groups were given back (transient failures, unexpected errors), token-free. */
+  /**
+   * Why groups were given back (transient failures, unexpected errors, work
+   * bigger than an hour's budget), token-free.
+   */
   errors: string[];
   rate_limited: boolean;
   /** Wall time of the run. */
@@ -364,10 +367,11 @@ class Run {
   }
 
   /**
-   * Runs `work` if its estimated cost fits the budget. A group that can never
-   * fit (bigger than the whole anonymous budget) is `rate_limited`; one that
-   * does not fit now is given back for the next Sweep while smaller work
-   * goes on (no head-of-line blocking).
+   * Runs `work` if its estimated cost fits the budget; otherwise its groups
+   * are given back pending while smaller work goes on (no head-of-line
+   * blocking). A group bigger than a whole hour's budget (a large Listing
+   * without a token) stays pending too, with a note: once a token is
+   * configured the next Sweep fetches it.
    */
   async withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void> {
     const source = await this.source();
@@ -385,8 +389,16 @@ class Run {
       }
     }
     if (!source.affordable(estimate)) {
+      this.summary.rate_limited = true;
+      const limit = source.budget().limit;
       for (const g of groups) {
-        await this.settle(g.touches, { status: "unresolved", reason: "rate_limited" });
+        this.summary.errors.push(
+          `${g.address.key} needs about ${estimate} requests, more than the ` +
+            `${limit ?? "hourly"} GitHub allows ${limit === null ? "" : "an hour "}` +
+            `${source.mode === "rest" ? "without a token" : "for this token"}: left pending ` +
+            `(configure [github] token, or log in with gh, and sweep again)`,
+        );
+        await this.settle(g.touches, { status: "pending" });
       }
       return;
     }
@@ -563,7 +575,7 @@ class Run {
       const changes = await source.listingChanges(a, sinceOf(match.listing.fetched_at));
       if (changes && await this.revalidateListing(g, a, match.listing, changes, limit)) return;
     }
-    const estimate = source.mode === "rest" ? listingRequests(limit) : pages(limit);
+    const estimate = source.mode === "rest" ? restListingRequests(a, limit) : pages(limit);
     await this.withBudget([g], estimate, () => this.#fetchListing(source, g, a, limit));
   }
 
@@ -682,6 +694,18 @@ class Run {
     return true;
   }
 }
+
+/**
+ * REST requests to fetch a Listing of `limit` members: its pages, then each
+ * member's comments; a pull request also needs `/pulls/N`, its files and its
+ * review comments.
+ */
+function restListingRequests(a: ListingAddress, limit: number): number {
+  return a.listing === "pulls" ? pages(limit) + REST_PULL_REQUESTS * limit : listingRequests(limit);
+}
+
+/** REST requests per pull request: comments, `/pulls/N`, files, review comments. */
+const REST_PULL_REQUESTS = 4;
 
 /** `since` for a Listing fetched at `fetchedAt`, with a margin for clock skew (unchanged items cost nothing: their `updated_at` is compared). */
 function sinceOf(fetchedAt: string): string {

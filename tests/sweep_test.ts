@@ -290,19 +290,37 @@ Deno.test("a Listing keeps GitHub's order, also for members whose threads needed
   }
 });
 
-Deno.test("rate_limited: a Touch larger than the whole anonymous budget is unresolved; smaller ones proceed", async () => {
+Deno.test("without a token, a Listing bigger than the hourly budget waits pending (with a note) until a token is configured; smaller ones proceed", async () => {
   const w = await world({ token: null });
   try {
-    await w.fetched(`gh issue list -R ${BIG} --state open --limit 500`);
+    await w.fetched(`gh issue list -R ${BIG} --state open --limit 150`);
+    // Each merged pull request costs about four requests without a token.
+    await w.fetched(`gh pr list -R ${BIG} --state merged`);
     await w.fetched(`gh issue view ${FACTS.big.noComments.number} -R ${BIG}`);
-    const summary = await w.sweep();
-    assert.equal(summary.source, "rest");
-    assert.deepEqual(summary.unresolved, { rate_limited: 1 });
-    assert.equal(summary.resolved, 1);
-    assert.equal(
-      byAddress(await w.touches(), `github:${BIG}/issues?state=open`).reason,
-      "rate_limited",
+    const first = await w.sweep();
+    assert.equal(first.source, "rest");
+    assert.deepEqual(first.unresolved, {}, "not a permanent reason");
+    assert.equal(first.resolved, 1);
+    assert.equal(first.pending, 2);
+    assert.ok(w.gh.requests().rest <= 2, "no budget spent on work that cannot finish");
+    assert.equal(first.errors.filter((e) => /left pending.*token/.test(e)).length, 2);
+    const issues = `github:${BIG}/issues?state=open`;
+    const pulls = `github:${BIG}/pulls?state=merged`;
+    for (const key of [issues, pulls]) {
+      assert.equal(byAddress(await w.touches(), key).status, "pending");
+    }
+
+    await w.sb.writeConfig(
+      (await Deno.readTextFile(w.sb.configPath)).replace(
+        "[github]\n",
+        `[github]\ntoken = "${w.gh.token}"\n`,
+      ),
     );
+    const second = await w.sweep();
+    assert.equal(second.resolved, 2, JSON.stringify(second));
+    for (const key of [issues, pulls]) {
+      assert.equal(byAddress(await w.touches(), key).status, "resolved");
+    }
   } finally {
     await w.close();
   }

@@ -81,7 +81,7 @@ export interface Source {
   learnBudget(): Promise<void>;
   /**
    * Whether a Touch needing about `estimate` requests can ever be served
-   * (the anonymous budget is 60 an hour: a bigger Touch is `rate_limited`).
+   * (the anonymous budget is 60 an hour: a bigger Touch waits pending for a token).
    */
   affordable(estimate: number): boolean;
   /** Items of one repository by number, at full depth. */
