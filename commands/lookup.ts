@@ -10,7 +10,7 @@
 import { parseCommand, positiveInt } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
-import { ACCEPTED_FORMS, answer, parseAsked } from "../lib/serve.ts";
+import { answer, notAnAddress, parseAsked } from "../lib/serve.ts";
 import { openStore } from "../lib/store/mod.ts";
 
 const SPEC = {
@@ -24,9 +24,23 @@ const SPEC = {
   },
 } as const;
 
+/**
+ * `--page -1` as `--page=-1`: node's parser refuses a value that looks like
+ * an option with a confusing "argument is ambiguous"; attached, the value
+ * reaches the page check, which says what a page must be.
+ */
+function withAttachedPage(args: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--page" && /^-\d/.test(args[i + 1] ?? "")) out.push(`--page=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
 /** Prints the answer for one address. */
 export async function main(args: string[]): Promise<number> {
-  const parsed = parseCommand(SPEC, args);
+  const parsed = parseCommand(SPEC, withAttachedPage(args));
   if (parsed === null) return 0;
   if (parsed.positionals.length !== 1) {
     throw new UsageError(
@@ -39,9 +53,7 @@ export async function main(args: string[]): Promise<number> {
   const text = parsed.positionals[0];
   const asked = parseAsked(text, config);
   if (asked === null) {
-    throw new UsageError(
-      `rgraph lookup: not an address: ${JSON.stringify(text)} (accepted: ${ACCEPTED_FORMS})`,
-    );
+    throw new UsageError(`rgraph lookup: ${notAnAddress(text, config.identity.github_login)}`);
   }
   const store = await openStore(config);
   try {

@@ -105,7 +105,9 @@ export async function main(args: string[]): Promise<number> {
       extra: { sessionId?: string; _meta?: Record<string, unknown> },
     ) => {
       const asked = parseAsked(address, config);
-      if (asked === null) return text(invalidAnswer(address).text, true);
+      if (asked === null) {
+        return text(invalidAnswer(address, config.identity.github_login).text, true);
+      }
       try {
         const a = await conn.use((store) =>
           answer(store, asked, {

@@ -154,13 +154,26 @@ export function parseAsked(text: string, config: Config): Address | null {
   });
 }
 
-/** The answer for an address that could not be understood (no Touch is recorded). */
-export function invalidAnswer(text: string): Answer {
+/**
+ * Why `text` is not an address, in one sentence: `@me` without a configured
+ * GitHub login (it cannot enter a shared key unresolved), or not a form the
+ * parser knows.
+ */
+export function notAnAddress(text: string, githubLogin: string | null): string {
   const shown = JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+  if (githubLogin === null && /@me\b/i.test(text)) {
+    return `${shown} uses @me, which needs your GitHub login: set [identity] github_login in rgraph's ` +
+      "config, or name the login instead of @me";
+  }
+  return `not an address: ${shown}. Accepted: ${ACCEPTED_FORMS}`;
+}
+
+/** The answer for an address that could not be understood (no Touch is recorded). */
+export function invalidAnswer(text: string, githubLogin: string | null = null): Answer {
   return {
     outcome: "miss",
     key: null,
-    text: `rgraph: not an address: ${shown}. Accepted: ${ACCEPTED_FORMS}.`,
+    text: `rgraph: ${notAnAddress(text, githubLogin)}.`,
     json: { outcome: "invalid", key: null, input: text, accepted: ACCEPTED_FORMS },
   };
 }

@@ -97,6 +97,16 @@ Deno.test("rgraph lookup: text and JSON answers, exit codes, Cache Reads", async
         assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
         assert.match(r.stderr, /^rgraph lookup: /);
       }
+      // The two messages that used to mislead: a negative page and @me without a login.
+      const neg = await sb.rgraph(["lookup", "github:o/r#1", "--page", "-1"]);
+      assert.equal(neg.code, 2);
+      assert.equal(neg.stderr.trim(), "rgraph lookup: --page takes a whole number of at least 1");
+      const me = await sb.rgraph(["lookup", "gh issue list -R o/r --author @me"]);
+      assert.equal(me.code, 2);
+      assert.match(
+        me.stderr,
+        /uses @me, which needs your GitHub login: set \[identity\] github_login/,
+      );
     });
 
     await t.step("each lookup was a served Cache Read of this user", async () => {
