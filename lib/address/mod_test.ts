@@ -258,6 +258,12 @@ const SHELL: Row[] = [
   ["gh search issues --repo o/r --assignee=@me", [], ctxOf("/work/app", null)],
   ["gh search prs --repo o/r 'author:@me'", [], ctxOf("/work/app", null)],
   ["gh pr list -R o/r --author=@me", [], ctxOf("/work/app", null)],
+  ['gh issue list -R o/r -S "author:alice author:bob"', [
+    "github:o/r/issues?q=author%3Aalice%20author%3Abob&state=open limit=30",
+  ]],
+  ["gh search issues --repo o/r 'is:open (label:bug OR label:ui)'", [
+    "github:o/r/issues?q=is%3Aopen%20(label%3Abug%20OR%20label%3Aui)&state=all limit=30",
+  ]],
   ["gh search issues crash", []],
   ["gh search issues crash --repo o/r --repo o/s", []],
   ["gh search issues crash --repo o/r --language go", []],
@@ -407,6 +413,59 @@ const FETCHES: CallRow[] = [
   ["WebFetch", { url: "https://github.com/o/r/pulls?q=is%3Apr+state%3Aclosed+label%3Abug%2Cui" }, [
     "github:o/r/pulls?q=label%3Abug%2Cui&state=closed limit=25",
   ]],
+  // repeated single-valued qualifiers are not narrowed to the last one: the query stays free text
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=is:open+author:alice+author:bob" }, [
+    "github:o/r/issues?q=is%3Aopen%20author%3Aalice%20author%3Abob&state=all limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=is:issue+is:open+is:closed+label:bug" }, [
+    "github:o/r/issues?q=is%3Aopen%20is%3Aclosed%20label%3Abug&state=all limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=assignee:a+assignee:b+milestone:v1" }, [
+    "github:o/r/issues?q=assignee%3Aa%20assignee%3Ab%20milestone%3Av1&state=all limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=milestone:v1+milestone:v2" }, [
+    "github:o/r/issues?q=milestone%3Av1%20milestone%3Av2&state=all limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=is:open+state:open+author:Al+author:al" }, [
+    "github:o/r/issues?author=al&state=open limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=is:issue+is:pr" }, []],
+  // boolean queries: the whole query as free text, no filters derived
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=is:open+(label:bug+OR+label:ui)" }, [
+    "github:o/r/issues?q=is%3Aopen%20(label%3Abug%20OR%20label%3Aui)&state=all limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/pulls?q=is:pr+(+is:open+)+label:x" }, [
+    "github:o/r/pulls?q=(%20is%3Aopen%20)%20label%3Ax&state=all limit=25",
+  ]],
+  ["WebFetch", { url: 'https://github.com/o/r/issues?q=label:"a (b)"+is:closed' }, [
+    "github:o/r/issues?label=a%20(b)&state=closed limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=is:open+NOT+label:bug" }, [
+    "github:o/r/issues?q=is%3Aopen%20NOT%20label%3Abug&state=all limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=is:issue+NOT+is:pr" }, [
+    "github:o/r/issues?q=NOT%20is%3Apr&state=all limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=label:bug+AND+is:closed" }, [
+    "github:o/r/issues?q=label%3Abug%20AND%20is%3Aclosed&state=all limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=is:open+-label:bug" }, [
+    "github:o/r/issues?q=-label%3Abug&state=open limit=25",
+  ]],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=label:bug+OR+label:ui" }, []],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=is:open+(label:bug" }, []],
+  ["WebFetch", { url: "https://github.com/o/r/issues?q=(author:@me+OR+assignee:@me)" }, [
+    "github:o/r/issues?q=(author%3Aalice%20OR%20assignee%3Aalice)&state=all limit=25",
+  ]],
+  [
+    "WebFetch",
+    { url: "https://github.com/o/r/issues?q=(author:@me+OR+assignee:@me)" },
+    [],
+    ctxOf(
+      null,
+      null,
+    ),
+  ],
   ["WebFetch", { url: "https://github.com/o/r/issues?q=author%3A%40me" }, [], ctxOf(null, null)],
   ["WebFetch", { url: "https://github.com/o/r/issues?q=author%3A%40me" }, [
     "github:o/r/issues?author=alice&state=all limit=25",
@@ -557,6 +616,13 @@ const MCP: CallRow[] = [
     ),
   ],
   ["mcp__github__list_issues", { owner: "o", repo: "r", assignee: "@me" }, []],
+  ["mcp__github__search_issues", { query: "repo:o/r is:open author:alice author:bob" }, [
+    "github:o/r/issues?q=is%3Aopen%20author%3Aalice%20author%3Abob&state=all limit=30",
+  ]],
+  ["mcp__github__search_issues", { query: "repo:o/r (label:bug OR label:ui)" }, [
+    "github:o/r/issues?q=(label%3Abug%20OR%20label%3Aui)&state=all limit=30",
+  ]],
+  ["mcp__github__search_issues", { query: "repo:o/r OR repo:o/s" }, []],
   ["mcp__github__search_issues", { query: "crash" }, []],
   ["mcp__github__search_issues", { query: "repo:o/r repo:o/s crash" }, []],
   ["mcp__github__search_pull_requests", { query: "is:merged", owner: "o", repo: "r" }, [
