@@ -393,10 +393,12 @@ class Run {
       const limit = source.budget().limit;
       for (const g of groups) {
         this.summary.errors.push(
-          `${g.address.key} needs about ${estimate} requests, more than the ` +
-            `${limit ?? "hourly"} GitHub allows ${limit === null ? "" : "an hour "}` +
-            `${source.mode === "rest" ? "without a token" : "for this token"}: left pending ` +
-            `(configure [github] token, or log in with gh, and sweep again)`,
+          `${g.address.key} needs about ${estimate} requests, more than ` +
+            `${limit === null ? "the hourly budget" : `the ${limit} an hour`} GitHub allows ` +
+            (source.mode === "rest"
+              ? "without a token: left pending (configure [github] token, or log in with gh, " +
+                "and sweep again)"
+              : "this token: left pending"),
         );
         await this.settle(g.touches, { status: "pending" });
       }
