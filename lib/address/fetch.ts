@@ -6,6 +6,7 @@
  */
 
 import { type FlagSpec, parseFlags, spellings } from "./flags.ts";
+import { commandName } from "./shell.ts";
 
 const CURL: FlagSpec = {
   value: spellings({
@@ -42,7 +43,7 @@ const WGET: FlagSpec = {
  * ```
  */
 export function fetchedUrls(argv: readonly string[]): string[] {
-  const name = argv[0]?.slice(argv[0].lastIndexOf("/") + 1);
+  const name = argv[0] === undefined ? undefined : commandName(argv[0]);
   if (name !== "curl" && name !== "wget") return [];
   const p = parseFlags(argv.slice(1), name === "curl" ? CURL : WGET);
   if (!p || p.flags.has("head")) return [];

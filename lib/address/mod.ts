@@ -29,6 +29,7 @@ import type { ParseContext, PlatformAdapter, ShellCommand, ToolCall } from "./pl
 import { github } from "./github/mod.ts";
 import { fetchedUrls } from "./fetch.ts";
 import { shellCommands } from "./shell.ts";
+import { afterLocationChange, readsAsPosix } from "./powershell.ts";
 import { urlsInText } from "./text.ts";
 
 export type { ParseContext, PlatformAdapter, ShellCommand, ToolCall } from "./platform.ts";
@@ -45,10 +46,11 @@ const SHELL_TOOLS = new Set([
   "shell_command",
   "run_shell_command",
   "run_terminal_cmd",
-  "run_terminal_command",
   "run_terminal_command", // Grok Build (capture: fixtures/payloads/grok)
   "terminal",
 ]);
+/** PowerShell tools (Copilot CLI on Windows): read only where PowerShell and POSIX agree. */
+const POWERSHELL_TOOLS = new Set(["powershell"]);
 /** Web fetch tools across harnesses (compared lowercased). */
 const FETCH_TOOLS = new Set(["webfetch", "web_fetch", "fetch", "fetch_url", "read_url"]);
 
@@ -90,12 +92,15 @@ function workdir(input: unknown, ctx: ParseContext): string | null {
   return ctx.cwd;
 }
 
-function fromShell(input: unknown, ctx: ParseContext): Address[] {
+function fromShell(input: unknown, ctx: ParseContext, powershell = false): Address[] {
   const shell = shellInput(input);
   if (!shell) return [];
   const cwd = workdir(input, ctx);
   let commands: ShellCommand[];
-  if ("script" in shell) commands = shellCommands(shell.script, cwd);
+  if ("script" in shell && powershell) {
+    if (!readsAsPosix(shell.script)) return [];
+    commands = afterLocationChange(shellCommands(shell.script, cwd));
+  } else if ("script" in shell) commands = shellCommands(shell.script, cwd);
   else {
     // An argv list is exec'd directly; `bash -lc "…"` inside it is still a script.
     const words = shell.argv.map((w) => `'${w.replaceAll("'", `'\\''`)}'`).join(" ");
@@ -171,6 +176,7 @@ export function addressesFromToolCall(call: ToolCall, ctx: ParseContext): Addres
   if (typeof call?.tool !== "string") return [];
   const tool = call.tool.toLowerCase();
   if (SHELL_TOOLS.has(tool)) return unique(fromShell(call.input, ctx));
+  if (POWERSHELL_TOOLS.has(tool)) return unique(fromShell(call.input, ctx, true));
   if (FETCH_TOOLS.has(tool) || (tool.startsWith("mcp__") && FETCH_TOOLS.has(baseName(tool)))) {
     return unique(fromFetch(call.input, ctx));
   }

@@ -325,6 +325,21 @@ class Scanner {
   }
 }
 
+/**
+ * The program a command word runs: its last path segment (`/` or a Windows
+ * `\\`), with a Windows `.exe` suffix dropped (any case, as Windows matches it).
+ *
+ * @example
+ * ```ts
+ * commandName("/opt/homebrew/bin/gh"); // "gh"
+ * commandName("C:\\Program Files\\GitHub CLI\\GH.EXE"); // "gh"
+ * ```
+ */
+export function commandName(word: string): string {
+  const base = word.slice(Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\")) + 1);
+  return /\.exe$/i.test(base) ? base.slice(0, -4).toLowerCase() : base;
+}
+
 /** Joins a `cd` target onto the current directory (POSIX paths, `.` and `..` resolved). */
 function resolveDir(cwd: string | null, target: string): string | null {
   const base = target.startsWith("/") ? "" : cwd;
@@ -422,7 +437,7 @@ export function shellCommands(
       return;
     }
     const argv = rest.map((w) => w.value);
-    const name = argv[0].slice(argv[0].lastIndexOf("/") + 1);
+    const name = commandName(argv[0]);
     const envHere = { ...shell.env, ...vars };
     if (name === "cd" || name === "pushd") {
       const args = argv.slice(1).filter((a) => a !== "-P" && a !== "-L" && a !== "--");

@@ -7,6 +7,7 @@
 
 import type { PlatformAdapter } from "../platform.ts";
 import { parseKey } from "../key.ts";
+import { commandName } from "../shell.ts";
 import { fromGh } from "./gh.ts";
 import { fromMcpTool } from "./mcp.ts";
 import { fromGithubText, fromShortForm } from "./text.ts";
@@ -20,8 +21,7 @@ export const github: PlatformAdapter = {
     return a ? [a] : [];
   },
   fromCommand(command, ctx) {
-    const name = command.argv[0].slice(command.argv[0].lastIndexOf("/") + 1);
-    return name === "gh" ? fromGh(command, ctx) : [];
+    return commandName(command.argv[0]) === "gh" ? fromGh(command, ctx) : [];
   },
   fromUrl(url, ctx) {
     return fromGithubUrl(url, ctx.githubLogin);
