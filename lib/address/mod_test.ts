@@ -124,6 +124,8 @@ const SHELL: Row[] = [
   ["gh issue list -R o/r -A octocat -a hubot -m v1.2", [
     "github:o/r/issues?assignee=hubot&author=octocat&milestone=v1.2&state=open limit=30",
   ]],
+  ["gh issue list -R o/r -m 3", []],
+  ["gh issue list -R o/r -m v3", ["github:o/r/issues?milestone=v3&state=open limit=30"]],
   ['gh issue list -R o/r --milestone "Sprint 4"', [
     "github:o/r/issues?milestone=Sprint%204&state=open limit=30",
   ]],
@@ -191,9 +193,13 @@ const SHELL: Row[] = [
   ['gh api "repos/o/r/issues?state=closed&labels=bug,ui&per_page=50"', [
     "github:o/r/issues?label=bug,ui&state=closed limit=50",
   ]],
-  ["gh api 'repos/o/r/issues?creator=octocat&milestone=3'", [
-    "github:o/r/issues?author=octocat&milestone=3&state=open limit=30",
+  ["gh api 'repos/o/r/issues?creator=octocat'", [
+    "github:o/r/issues?author=octocat&state=open limit=30",
   ]],
+  // REST `milestone` is a milestone number (or `*`/`none`); a key holds titles
+  ["gh api 'repos/o/r/issues?creator=octocat&milestone=3'", []],
+  ["gh api 'repos/o/r/issues?milestone=none'", []],
+  ["curl -s 'https://api.github.com/repos/o/r/issues?milestone=*'", []],
   ["gh api repos/o/r/issues --paginate -X GET -f state=all", [
     "github:o/r/issues?state=all limit=null",
   ]],

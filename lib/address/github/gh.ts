@@ -178,6 +178,8 @@ function listed(
     filters[who] = login;
   }
   const milestone = last(p, "milestone");
+  // gh takes a milestone number or title; a key holds titles, and "3" may be either.
+  if (milestone !== undefined && /^\d+$/.test(milestone.trim())) return null;
   if (milestone !== undefined) filters.milestone = milestone;
   const limitText = last(p, "limit");
   let limit = GH_DEFAULT_LIMIT;

@@ -61,17 +61,15 @@ function listFilters(
         f[k === "creator" ? "author" : k] = who;
         break;
       }
-      case "milestone":
-        if (kind !== "issues" || v === "*" || v === "none") return null;
-        f.milestone = v;
-        break;
       case "sort":
       case "direction":
       case "page":
       case "per_page":
         break;
       default:
-        return null; // since, mentioned, head, base, type, …
+        // `milestone` is a milestone number (or `*`/`none`), while a key holds its title;
+        // since, mentioned, head, base, type, …
+        return null;
     }
   }
   return f;
