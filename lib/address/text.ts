@@ -64,7 +64,7 @@ export function scanUrls(text: string): { url: string; at: number }[] {
       // Scheme-less: only at a word boundary, optionally after `www.`.
       if (lower.startsWith("www.", start - 4)) start -= 4;
       const before = text[start - 1];
-      if (before !== undefined && /[\w.\/@:-]/.test(before)) {
+      if (before !== undefined && /[\p{L}\p{N}\p{M}_.\/@:-]/u.test(before)) {
         i = bare + 11;
         continue;
       }

@@ -3,7 +3,7 @@
  * references.
  *
  * A short reference must start at a word boundary — not after `/`, `.`, `@`,
- * `:`, `#`, `-` or a word character — so `./src/foo#3`, `a.b/c#3` and
+ * `:`, `#`, `-` or a letter or digit of any script — so `./src/foo#3`, `a.b/c#3` and
  * `x/src/foo#3` are paths, not references. An owner spelled like a common
  * source directory (`src/foo#3`, `docs/api#2`) is read as a path too: a
  * real account named `src` loses its short form in prompts (its URLs still
@@ -19,8 +19,9 @@ import { scanUrls } from "../text.ts";
 import { isRepoName } from "./names.ts";
 import { fromGithubUrl } from "./url.ts";
 
+/** Any letter, digit or combining mark in any script counts as part of a word (`ÜBER/repo#3` is no `ber/repo#3`). */
 const SHORT_REF =
-  /(?<![\w./@:#-])([A-Za-z0-9][A-Za-z0-9-]{0,38})\/([A-Za-z0-9_.-]{1,100})#([1-9]\d{0,9})(?!\w)/g;
+  /(?<![\p{L}\p{N}\p{M}_./@:#-])([A-Za-z0-9][A-Za-z0-9-]{0,38})\/([A-Za-z0-9_.-]{1,100})#([1-9]\d{0,9})(?![\p{L}\p{N}\p{M}_])/gu;
 
 /** Owners that are far more often a directory in a path. */
 const PATH_LIKE = new Set([
