@@ -30,6 +30,7 @@ import {
 import { readGitRemote } from "../lib/git_remote.ts";
 import { isMemoryRead, touchesFor } from "../lib/touch.ts";
 import { nudgeText, SESSION_HINT } from "../lib/nudge.ts";
+import { memoryReadsDir, noteMemoryRead } from "../lib/memory_reads.ts";
 import type { Address } from "../lib/types.ts";
 
 const USAGE = "rgraph hook <claude-code|codex|copilot|cursor|opencode|gemini|grok> [--event NAME]";
@@ -91,6 +92,26 @@ function addressesOf(event: UserPromptEvent | ToolStartEvent, config: HookConfig
 }
 
 /**
+ * A call of rgraph's own `resource` tool: no Touch (the server records the
+ * Cache Read), only a note of this call's session and tool-call id for the
+ * server to claim, so the Cache Read is tied to them.
+ */
+function noteResourceCall(event: ToolStartEvent, adapter: HarnessAdapter, config: HookConfig) {
+  const userId = config.identity.user_id;
+  const input = event.tool_input as { address?: unknown } | null;
+  if (!userId || typeof input?.address !== "string") return;
+  noteMemoryRead(memoryReadsDir(config.data_dir), {
+    user_id: userId,
+    session_id: event.session_id,
+    tool_use_id: event.tool_use_id,
+    agent_id: event.agent_id,
+    harness: adapter.name,
+    address: input.address.trim(),
+    noted_at: new Date().toISOString(),
+  });
+}
+
+/**
  * Records the Touches of one prompt or tool start and returns the Nudge
  * output, if any. Problems are reported through `log`; nothing here throws
  * past the store's own errors.
@@ -101,7 +122,10 @@ async function capture(
   config: HookConfig,
   log: (problem: unknown) => void,
 ): Promise<string | null> {
-  if (event.type === "tool_start" && isMemoryRead(event.tool_name)) return null;
+  if (event.type === "tool_start" && isMemoryRead(event.tool_name)) {
+    noteResourceCall(event, adapter, config);
+    return null;
+  }
   const addresses = addressesOf(event, config);
   if (addresses.length === 0) return null;
   const now = new Date();

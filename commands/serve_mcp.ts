@@ -16,6 +16,7 @@ import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
 import { answer, invalidAnswer, MemberCache, parseAsked } from "../lib/serve.ts";
 import { openStore } from "../lib/store/mod.ts";
+import { claimMemoryRead, memoryReadsDir } from "../lib/memory_reads.ts";
 import { StoreUnavailableError } from "../lib/store/contract.ts";
 import { StoreConnection } from "../lib/store_connection.ts";
 // Not from main.ts: main.ts awaits this module at top level, so importing it back would deadlock.
@@ -80,9 +81,11 @@ export async function main(args: string[]): Promise<number> {
   const conn = config.store.url === null
     ? StoreConnection.of(await openStore(config))
     : new StoreConnection(() => openStore(config));
-  // Over stdio the SDK has no session id; Claude Code exports its session to the processes it starts.
-  // Best effort: a server that outlives a /clear keeps the id it started with.
-  const harnessSession = Deno.env.get("CLAUDE_CODE_SESSION_ID") || null;
+  // Over stdio the SDK has no session id. The hook's note of the call (below) gives the call's own
+  // session; failing that, Claude Code (2.1.154 and later) gives stdio servers the session they were
+  // started in — stale after a /clear, so only a fallback.
+  const startSession = Deno.env.get("CLAUDE_CODE_SESSION_ID") || null;
+  const notes = memoryReadsDir(config.data_dir);
   const cache = new MemberCache();
   const server = new McpServer({ name: "rgraph", version: project.version });
   server.registerTool(
@@ -108,16 +111,21 @@ export async function main(args: string[]): Promise<number> {
       if (asked === null) {
         return text(invalidAnswer(address, config.identity.github_login).text, true);
       }
+      const now = new Date();
+      const toolUseId = toolUseIdOf(extra._meta);
+      // The hook noted this call on its PreToolUse, where the harness reports one.
+      const note = claimMemoryRead(notes, { userId, toolUseId, address, now });
       try {
         const a = await conn.use((store) =>
           answer(store, asked, {
             page,
             userId,
-            sessionId: extra.sessionId ?? harnessSession,
-            toolUseId: toolUseIdOf(extra._meta),
-            harness: harnessOf(server.server.getClientVersion()?.name),
+            sessionId: note?.session_id ?? extra.sessionId ?? startSession,
+            toolUseId: toolUseId ?? note?.tool_use_id ?? null,
+            agentId: note?.agent_id ?? null,
+            harness: note?.harness ?? harnessOf(server.server.getClientVersion()?.name),
             via: "resource",
-            now: new Date(),
+            now,
             cache,
           })
         );

@@ -48,6 +48,8 @@ export interface AnswerOptions {
   userId: string;
   sessionId?: string | null;
   toolUseId?: string | null;
+  /** The harness's subagent that asked, when its hook reported the call. */
+  agentId?: string | null;
   /** Which harness asked, when known. */
   harness?: string | null;
   /** Recorded as the Touch's tool name: `resource` for the MCP tool, `lookup` for the command. */
@@ -343,7 +345,7 @@ function cacheRead(
     limit: address.kind === "listing" ? address.limit : null,
     tool_name: opts.via ?? "resource",
     tool_use_id: opts.toolUseId ?? null,
-    agent_id: null,
+    agent_id: opts.agentId ?? null,
     harness: opts.harness ?? null,
     recorded_at: opts.now.toISOString(),
     // Every read is its own event: two identical questions are two Cache Reads.

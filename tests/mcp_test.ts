@@ -489,3 +489,68 @@ Deno.test("serve-mcp without an identity refuses to start, with one line saying 
     await sb.cleanup();
   }
 });
+
+Deno.test("a resource call the hook reported is tied to that session, tool-call id and agent", async () => {
+  const sb = await sandbox();
+  const store = openEmbeddedStore(sb.dbPath);
+  await store.putResources([{ resource: issue("memgraph", "memgraph", 1234) }]);
+  await store.close();
+  const fixture = JSON.parse(
+    await Deno.readTextFile(
+      new URL("../fixtures/payloads/claude-code/resource_tool.json", import.meta.url),
+    ),
+  );
+  const preToolUse = async (over: Record<string, unknown>) => {
+    const r = await sb.rgraph(["hook", "claude-code"], {
+      stdin: JSON.stringify({ ...fixture, ...over }),
+    });
+    assert.deepEqual([r.code, r.stdout], [0, ""], r.stderr);
+  };
+  // Claude Code gives stdio servers the session they started in; the hook's note is the call's own.
+  const client = await connect(sb, "claude-code", { CLAUDE_CODE_SESSION_ID: "sess-at-start" });
+  try {
+    const url = fixture.tool_input.address as string;
+    // 1. PreToolUse, then the call without a tool-call id in its metadata: matched by address.
+    await preToolUse({});
+    assert.match((await ask(client, url)).text, /^rgraph: hit github:memgraph\/memgraph#1234 /);
+    // 2. A subagent's call whose request carries Claude Code's tool-use id: matched by that id,
+    //    even with another note for the same address waiting.
+    await preToolUse({ session_id: "sess-2", tool_use_id: "toolu_other", agent_id: "agent-9" });
+    await preToolUse({ session_id: "sess-2", tool_use_id: "toolu_02", agent_id: "agent-7" });
+    await ask(client, `  ${url}`, undefined, { "claudecode/toolUseId": "toolu_02" });
+    // 3. A call no hook reported: the session the server started in, no tool-call id.
+    await ask(client, "memgraph/memgraph#1234", undefined, {});
+    const r = await sb.rgraph(["touches", "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    const ts = JSON.parse(r.stdout) as {
+      address: string;
+      provenance: string;
+      status: string;
+      outcome: string;
+      session_id: string | null;
+      tool_use_id: string | null;
+      agent_id: string | null;
+      harness: string | null;
+    }[];
+    assert.deepEqual(
+      ts.map((t) => [t.address, t.status, t.outcome, t.session_id, t.tool_use_id, t.agent_id]),
+      [
+        [
+          "github:memgraph/memgraph#1234",
+          "served",
+          "hit",
+          fixture.session_id,
+          fixture.tool_use_id,
+          null,
+        ],
+        ["github:memgraph/memgraph#1234", "served", "hit", "sess-2", "toolu_02", "agent-7"],
+        ["github:memgraph/memgraph#1234", "served", "hit", "sess-at-start", null, null],
+      ],
+      "the hook itself recorded no Touch; each Cache Read carries its own call's ids",
+    );
+    assert.ok(ts.every((t) => t.harness === "claude-code" && t.provenance === "FETCHED"));
+  } finally {
+    await client.close();
+    await sb.cleanup();
+  }
+});
