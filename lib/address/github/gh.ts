@@ -11,7 +11,7 @@ import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
 import type { ParseContext, ShellCommand } from "../platform.ts";
 import { type FlagSpec, type Parsed, parseFlags, spellings } from "../flags.ts";
-import { GITHUB, isRepoName, repoSpec, resolveLogin } from "./names.ts";
+import { countOf, GITHUB, isRepoName, repoSpec, resolveLogin } from "./names.ts";
 import { fromRestPath } from "./rest.ts";
 import { readSearchQuery } from "./search.ts";
 import { fromGithubUrl } from "./url.ts";
@@ -137,10 +137,9 @@ function targetRepo(p: Parsed | null, cmd: ShellCommand, ctx: ParseContext): Rep
 function viewed(p: Parsed, cmd: ShellCommand, ctx: ParseContext): Address | null {
   if (p.flags.has("help") || p.positional.length !== 1) return null;
   const target = p.positional[0];
-  const n = /^#?([1-9]\d{0,9})$/.exec(target);
-  if (n) {
-    const repo = targetRepo(p, cmd, ctx);
-    return repo && itemAddress(repo.owner, repo.repo, Number(n[1]));
+  if (/^#?\d+$/.test(target)) {
+    const n = countOf(target.replace(/^#/, "")), repo = targetRepo(p, cmd, ctx);
+    return n !== null && repo ? itemAddress(repo.owner, repo.repo, n) : null;
   }
   const url = fromGithubUrl(target, ctx.githubLogin);
   return url?.kind === "item" ? url : null; // a branch name names no number we know
@@ -182,11 +181,8 @@ function listed(
   if (milestone !== undefined && /^\d+$/.test(milestone.trim())) return null;
   if (milestone !== undefined) filters.milestone = milestone;
   const limitText = last(p, "limit");
-  let limit = GH_DEFAULT_LIMIT;
-  if (limitText !== undefined) {
-    limit = Number(limitText);
-    if (!Number.isInteger(limit) || limit < 1) return null;
-  }
+  const limit = limitText === undefined ? GH_DEFAULT_LIMIT : countOf(limitText);
+  if (limit === null) return null;
   return listingAddress(repo.owner, repo.repo, kind, filters, limit);
 }
 

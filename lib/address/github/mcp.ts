@@ -11,7 +11,7 @@
 import { itemAddress, listingAddress, repositoryAddress } from "../key.ts";
 import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
-import { isRepoName, repoSpec } from "./names.ts";
+import { countOf, isRepoName, repoSpec } from "./names.ts";
 import { readSearchQuery } from "./search.ts";
 
 /** The server's list and search tools return 30 results unless `perPage` says otherwise. */
@@ -29,19 +29,15 @@ function repoOf(args: Args): { owner: string; repo: string } | null {
 
 function numberOf(args: Args, ...names: string[]): number | null {
   for (const name of names) {
-    const v = args[name];
-    const n = typeof v === "number"
-      ? v
-      : typeof v === "string" && /^\d+$/.test(v)
-      ? Number(v)
-      : NaN;
-    if (Number.isInteger(n) && n > 0) return n;
+    const n = countOf(args[name]);
+    if (n !== null) return n;
   }
   return null;
 }
 
+/** The server pages at most 100 results, whatever `perPage` asks. */
 function pageSize(args: Args): number {
-  return numberOf(args, "perPage", "per_page") ?? MCP_DEFAULT_PAGE;
+  return Math.min(numberOf(args, "perPage", "per_page") ?? MCP_DEFAULT_PAGE, 100);
 }
 
 const item = (...numberNames: string[]): Reader => (args) => {

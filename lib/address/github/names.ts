@@ -71,6 +71,30 @@ export function resolveLogin(value: string, login: string | null): string | null
   return value.trim().toLowerCase() === "@me" ? login : value;
 }
 
+/** The largest issue number or limit: GitHub's GraphQL `Int` is 32-bit, so nothing larger can be asked for. */
+export const MAX_NUMBER = 2_147_483_647;
+
+/**
+ * An issue or pull request number, or a count such as a limit: a whole
+ * number from 1 to {@link MAX_NUMBER}, given as a number or as decimal
+ * digits; null otherwise.
+ *
+ * @example
+ * ```ts
+ * countOf("500"); // 500
+ * countOf("99999999999999999999"); // null
+ * countOf(1.5); // null
+ * ```
+ */
+export function countOf(v: unknown): number | null {
+  const n = typeof v === "number"
+    ? v
+    : typeof v === "string" && /^\d{1,10}$/.test(v)
+    ? Number(v)
+    : NaN;
+  return Number.isSafeInteger(n) && n >= 1 && n <= MAX_NUMBER ? n : null;
+}
+
 /** True when `owner`/`repo` can name a GitHub repository. */
 export function isRepoName(owner: string, repo: string): boolean {
   return isValidName(owner) && isValidName(repo) && !RESERVED_OWNERS.has(owner.toLowerCase()) &&

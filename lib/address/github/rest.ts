@@ -9,7 +9,7 @@
 import { itemAddress, listingAddress, repositoryAddress } from "../key.ts";
 import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
-import { isRepoName, repoSpec, resolveLogin } from "./names.ts";
+import { countOf, isRepoName, repoSpec, resolveLogin } from "./names.ts";
 import { readSearchQuery } from "./search.ts";
 
 /** REST list endpoints return 30 items per page unless `per_page` says otherwise. */
@@ -111,8 +111,7 @@ export function fromRestPath(
     const filters = listFilters(what, query, opts.login);
     return filters && listingAddress(owner, repo, what, filters, perPage(query, opts.paginate));
   }
-  if (!/^[1-9]\d{0,9}$/.test(num) || more.length > 0 || !ITEM_SUFFIXES[what].has(sub ?? "")) {
-    return null;
-  }
-  return itemAddress(owner, repo, Number(num));
+  const n = /^[1-9]\d*$/.test(num) ? countOf(num) : null;
+  if (n === null || more.length > 0 || !ITEM_SUFFIXES[what].has(sub ?? "")) return null;
+  return itemAddress(owner, repo, n);
 }

@@ -16,7 +16,7 @@
 import { itemAddress, repositoryAddress } from "../key.ts";
 import type { Address } from "../../types.ts";
 import { scanUrls } from "../text.ts";
-import { isRepoName } from "./names.ts";
+import { countOf, isRepoName } from "./names.ts";
 import { fromGithubUrl } from "./url.ts";
 
 /** Any letter, digit or combining mark in any script counts as part of a word (`ÜBER/repo#3` is no `ber/repo#3`). */
@@ -82,11 +82,15 @@ const PATH_LIKE = new Set([
 function shortRefs(text: string): { address: Address; at: number }[] {
   const out: { address: Address; at: number }[] = [];
   for (const m of text.matchAll(SHORT_REF)) {
-    const [, owner, repo, n] = m;
-    if (PATH_LIKE.has(owner.toLowerCase()) || !isRepoName(owner, repo) || repo.endsWith(".")) {
+    const [, owner, repo, digits] = m;
+    const n = countOf(digits);
+    if (
+      n === null || PATH_LIKE.has(owner.toLowerCase()) || !isRepoName(owner, repo) ||
+      repo.endsWith(".")
+    ) {
       continue;
     }
-    out.push({ address: itemAddress(owner, repo, Number(n)), at: m.index });
+    out.push({ address: itemAddress(owner, repo, n), at: m.index });
   }
   return out;
 }
@@ -117,5 +121,7 @@ export function fromShortForm(text: string): Address | null {
     text,
   );
   if (!m || !isRepoName(m[1], m[2])) return null;
-  return m[3] === undefined ? repositoryAddress(m[1], m[2]) : itemAddress(m[1], m[2], Number(m[3]));
+  if (m[3] === undefined) return repositoryAddress(m[1], m[2]);
+  const n = countOf(m[3]);
+  return n === null ? null : itemAddress(m[1], m[2], n);
 }

@@ -12,7 +12,7 @@
 import { itemAddress, listingAddress, repositoryAddress } from "../key.ts";
 import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
-import { isRepoName } from "./names.ts";
+import { countOf, isRepoName } from "./names.ts";
 import { fromRestPath } from "./rest.ts";
 import { readSearchQuery } from "./search.ts";
 
@@ -77,19 +77,18 @@ export function fromGithubUrl(raw: string, login: string | null): Address | null
   const repo = name.replace(/\.git$/, "");
   if (!isRepoName(owner, repo)) return null;
   if (what === undefined) return repositoryAddress(owner, repo);
-  const isNumber = num !== undefined && /^[1-9]\d{0,9}$/.test(num);
+  const n = num !== undefined && /^[1-9]\d*$/.test(num) ? countOf(num) : null;
   if ((what === "issues" || what === "pulls") && num === undefined) {
     return listPage(owner, repo, what, url.searchParams, login);
   }
-  if (what === "issues" && isNumber && sub === undefined) {
-    return itemAddress(owner, repo, Number(num));
-  }
-  if (what === "pull" && isNumber && (sub === undefined || PULL_TABS.has(sub))) {
-    return itemAddress(owner, repo, Number(num));
+  if (what === "issues" && n !== null && sub === undefined) return itemAddress(owner, repo, n);
+  if (what === "pull" && n !== null && (sub === undefined || PULL_TABS.has(sub))) {
+    return itemAddress(owner, repo, n);
   }
   // `pull/5.diff` and `pull/5.patch` are the pull request's changes as text.
   const diff = what === "pull" && sub === undefined &&
-    /^([1-9]\d{0,9})\.(diff|patch)$/.exec(num ?? "");
-  if (diff) return itemAddress(owner, repo, Number(diff[1]));
+    /^([1-9]\d*)\.(diff|patch)$/.exec(num ?? "");
+  const diffNumber = diff ? countOf(diff[1]) : null;
+  if (diffNumber !== null) return itemAddress(owner, repo, diffNumber);
   return null;
 }
