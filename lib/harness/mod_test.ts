@@ -334,6 +334,16 @@ Deno.test("cursor: one call reported by a before* event and by preToolUse shares
     tool_use_id: "toolu_vrtx_01Mcp",
   };
   assert.equal(fp(mcp), fp(preMcp));
+  // The JSON string may list the arguments in another order than the object does.
+  const args = JSON.parse(mcp.tool_input as string) as Record<string, unknown>;
+  const reordered = Object.fromEntries(Object.entries(args).reverse());
+  assert.notDeepEqual(Object.keys(reordered), Object.keys(args));
+  assert.equal(fp({ ...preMcp, tool_input: reordered }), fp(mcp));
+  assert.equal(fp({ ...mcp, tool_input: JSON.stringify(reordered) }), fp(preMcp));
+  assert.notEqual(
+    fp({ ...mcp, tool_input: JSON.stringify({ ...args, issue_number: 1 }) }),
+    fp(mcp),
+  );
   // Another generation is another call.
   assert.notEqual(fp({ ...shell, generation_id: "g-other" }), fp(shell));
 });

@@ -67,9 +67,24 @@ export function toolArgs(value: unknown): unknown {
   }
 }
 
+/** A value in one spelling: object keys sorted at every depth. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  const r = asRecord(value);
+  if (!r) return value;
+  return Object.fromEntries(Object.keys(r).sort().map((k) => [k, canonical(r[k])]));
+}
+
 /**
  * A stable fingerprint of one tool call from its content: the same session,
- * tool, input and timestamp always give the same value.
+ * tool, input and timestamp always give the same value — also when one event
+ * carries the input as an object and another as a JSON string with its keys
+ * in another order (Cursor reports one MCP call both ways).
+ *
+ * @example
+ * ```ts
+ * fingerprint("s", "t", { a: 1, b: 2 }, null) === fingerprint("s", "t", '{"b":2,"a":1}', null); // true
+ * ```
  */
 export function fingerprint(
   session: string | null,
@@ -79,7 +94,7 @@ export function fingerprint(
 ): string {
   let encoded: string;
   try {
-    encoded = JSON.stringify(input) ?? "null";
+    encoded = JSON.stringify(canonical(toolArgs(input))) ?? "null";
   } catch {
     encoded = String(input);
   }
