@@ -138,6 +138,15 @@ const SHELL: Row[] = [
   ['gh issue list -R o/r --search "is:closed label:bug"', [
     "github:o/r/issues?label=bug&state=closed limit=30",
   ]],
+  // gh's own repo:/is: qualifiers and flags go to GitHub beside the query's
+  ['gh issue list -R o/r -S "repo:x/y crash"', []],
+  ['gh issue list -R o/r -S "repo:O/R crash"', ["github:o/r/issues?q=crash&state=open limit=30"]],
+  ['gh issue list -R o/r -S "is:pr crash"', []],
+  ['gh issue list -R o/r -S "author:alice" -A bob', []],
+  ['gh issue list -R o/r -S "author:alice" -A Alice', [
+    "github:o/r/issues?author=alice&state=open limit=30",
+  ]],
+  ['gh issue list -R o/r -S "milestone:v1" -m v2', []],
   ['gh issue list -R o/r -S "author:@me"', [], ctxOf("/work/app", null)],
   ["gh issue ls -R o/r", ["github:o/r/issues?state=open limit=30"]],
   ["gh issue list -R o/r --json number,title --jq '.[] | .number'", [
@@ -281,6 +290,10 @@ const SHELL: Row[] = [
   ]],
   ["gh search issues --repo o/r 'is:open (label:bug OR label:ui)'", [
     "github:o/r/issues?q=is%3Aopen%20(label%3Abug%20OR%20label%3Aui)&state=all limit=30",
+  ]],
+  ["gh search issues --repo o/r author:alice --author bob", []],
+  ["gh search issues --repo o/r author:alice --author alice", [
+    "github:o/r/issues?author=alice&state=all limit=30",
   ]],
   ["gh search issues crash", []],
   ["gh search issues crash --repo o/r --repo o/s", []],

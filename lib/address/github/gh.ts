@@ -160,6 +160,13 @@ function listed(
   if (search !== undefined) {
     const read = readSearchQuery(search, ctx.githubLogin);
     if (!read) return null;
+    // gh adds its own `repo:` and `is:` qualifiers; another repository or kind widens or empties the search.
+    const elsewhere = read.repos.some((r) => {
+      const other = repoSpec(r);
+      return other?.owner.toLowerCase() !== repo.owner.toLowerCase() ||
+        other?.repo.toLowerCase() !== repo.repo.toLowerCase();
+    });
+    if (elsewhere || (read.kind !== null && read.kind !== kind)) return null;
     filters = read.filters;
   }
   const state = last(p, "state")?.toLowerCase();
@@ -173,12 +180,16 @@ function listed(
     const v = last(p, who);
     if (v === undefined) continue;
     const login = resolveLogin(v, ctx.githubLogin);
-    if (login === null) return null;
+    // A flag and a `--search` qualifier for the same person both go to GitHub: no narrowing to one.
+    if (login === null || (filters[who] && filters[who].toLowerCase() !== login.toLowerCase())) {
+      return null;
+    }
     filters[who] = login;
   }
   const milestone = last(p, "milestone");
   // gh takes a milestone number or title; a key holds titles, and "3" may be either.
   if (milestone !== undefined && /^\d+$/.test(milestone.trim())) return null;
+  if (milestone !== undefined && filters.milestone && filters.milestone !== milestone) return null;
   if (milestone !== undefined) filters.milestone = milestone;
   const limitText = last(p, "limit");
   const limit = limitText === undefined ? GH_DEFAULT_LIMIT : countOf(limitText);
@@ -209,7 +220,12 @@ function searched(
   if (p.flags.has("merged")) filters.state = "merged";
   else if (p.flags.has("state")) filters.state = f.state;
   filters.labels = [...(filters.labels ?? []), ...f.labels];
-  for (const k of ["author", "assignee", "milestone"] as const) if (f[k]) filters[k] = f[k];
+  for (const k of ["author", "assignee", "milestone"] as const) {
+    if (!f[k]) continue;
+    // Flag and query qualifier both reach GitHub: two different values are not one.
+    if (filters[k] && filters[k].toLowerCase() !== f[k].toLowerCase()) return null;
+    filters[k] = f[k];
+  }
   return listingAddress(repo.owner, repo.repo, read.kind ?? kind, filters, list.limit);
 }
 
