@@ -120,6 +120,9 @@ export function listingAddress(
   };
 }
 
+/** The largest issue number GitHub can have (a GraphQL `Int`). */
+const MAX_NUMBER = 2 ** 31 - 1;
+
 /** The viewer placeholder of GitHub's filters; never part of a shared key. */
 const ME = "@me";
 
@@ -136,8 +139,9 @@ export function parseKey(text: string, limit: number | null = null): Address | n
   const [, owner, repo, num, listing, query] = m;
   if (!isValidName(owner) || !isValidName(repo)) return null;
   if (num !== undefined) {
+    // GitHub numbers are GraphQL Ints: anything larger names nothing.
     const n = Number(num);
-    return n > 0 ? itemAddress(owner, repo, n) : null;
+    return n > 0 && n <= MAX_NUMBER ? itemAddress(owner, repo, n) : null;
   }
   if (listing === undefined) return repositoryAddress(owner, repo);
   const input: FilterInput = {};

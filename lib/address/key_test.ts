@@ -59,6 +59,7 @@ Deno.test("parseKey rejects what is not a canonical key", () => {
       "o/r",
       "github:o",
       "github:o/r#0",
+      "github:o/r#99999999999999999999",
       "github:o/r/issues?color=red",
       "github:o/r/issues?state=weird",
       "gitlab:o/r",
