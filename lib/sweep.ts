@@ -2,8 +2,9 @@
  * The Sweep: leases pending Touches oldest first, fetches what they name from
  * GitHub once (deduplicated, batched per repository), stores it, and settles
  * every Touch: `resolved` with its target, `unresolved` with a reason, or
- * given back `pending` (rate limited or a transient failure: the next Sweep
- * takes it up). One failing group never stops the others.
+ * given back `pending` (the budget ran out, or a transient failure: the next
+ * Sweep takes it up). Only work that can never fit a token's whole hourly
+ * budget is settled `rate_limited`. One failing group never stops the others.
  *
  * What costs a request:
  * - a new item, repository or Listing: fetched at full depth;
@@ -27,6 +28,7 @@ import { AuthError, RateLimitedError } from "./github/http.ts";
 import type { ChangedHead, Source } from "./github/source.ts";
 import { UnavailableError } from "./github/source.ts";
 import { Limiter } from "./github/http.ts";
+import { itemPoints, listingPoints } from "./github/queries.ts";
 import { chooseListing, DEFAULT_LIMIT, memberMatches } from "./listing.ts";
 import type { ResourceHead, Settlement, Store } from "./store/contract.ts";
 import type {
@@ -88,9 +90,11 @@ export interface SweepSummary {
   budget: { remaining: number | null; limit: number | null; reset_at: string | null };
   /**
    * Why groups were given back (transient failures, unexpected errors, work
-   * bigger than an hour's budget), token-free.
+   * bigger than the anonymous hour's budget) or settled `rate_limited` (work
+   * bigger than the token's whole hour), token-free.
    */
   errors: string[];
+  /** GitHub's budget ran out this run: what is left pending waits for the next Sweep. */
   rate_limited: boolean;
   /** Wall time of the run. */
   elapsed_ms: number;
@@ -110,7 +114,7 @@ type Outcome = Settlement & { cost?: number };
 type SourceFactory = () => Promise<Source>;
 
 const LEASE_BATCH = 200;
-/** Work of at most this many requests goes ahead before the budget is known. */
+/** Work of at most this many requests (or points) goes ahead before the budget is known. */
 const SMALL_WORK = 4;
 
 function newSummary(): SweepSummary {
@@ -369,13 +373,14 @@ class Run {
   /**
    * Runs `work` if its estimated cost fits the budget; otherwise its groups
    * are given back pending while smaller work goes on (no head-of-line
-   * blocking). A group bigger than a whole hour's budget (a large Listing
-   * without a token) stays pending too, with a note: once a token is
-   * configured the next Sweep fetches it.
+   * blocking). Work bigger than a whole hour's budget can never be done in
+   * one run: without a token it stays pending with a note (a token, once
+   * configured, fetches it); with a token it is settled `rate_limited` (only
+   * a narrower request can be fetched).
    */
   async withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void> {
     const source = await this.source();
-    if (source.mode === "rest" && source.budget().remaining === null) {
+    if (source.budget().remaining === null) {
       if (this.#learning) {
         await this.#learning;
       } else if (estimate <= SMALL_WORK) {
@@ -387,23 +392,13 @@ class Run {
       } else {
         await source.learnBudget();
       }
-    }
-    if (!source.affordable(estimate)) {
-      this.summary.rate_limited = true;
-      const limit = source.budget().limit;
-      for (const g of groups) {
-        this.summary.errors.push(
-          `${g.address.key} needs about ${estimate} requests, more than ` +
-            `${limit === null ? "the hourly budget" : `the ${limit} an hour`} GitHub allows ` +
-            (source.mode === "rest"
-              ? "without a token: left pending (configure [github] token, or log in with gh, " +
-                "and sweep again)"
-              : "this token: left pending"),
-        );
-        await this.settle(g.touches, { status: "pending" });
+      // The learner found the budget spent (or the token refused): ask nothing more.
+      if (this.#stopped) {
+        for (const g of groups) await this.settle(g.touches, { status: "pending" });
+        return;
       }
-      return;
     }
+    if (!source.affordable(estimate)) return await this.tooBig(source, groups, estimate);
     const remaining = source.budget().remaining;
     if (remaining !== null && estimate > remaining - this.#reserved) {
       this.summary.rate_limited = true;
@@ -411,6 +406,29 @@ class Run {
       return;
     }
     await this.#spend(estimate, work);
+  }
+
+  /** Settles (or, without a token, gives back) work bigger than the whole hour's budget. */
+  async tooBig(source: Source, groups: Group[], estimate: number): Promise<void> {
+    const limit = source.budget().limit;
+    const hour = limit === null ? "the hourly budget" : `the ${limit} an hour`;
+    for (const g of groups) {
+      if (source.mode === "rest") {
+        this.summary.rate_limited = true;
+        this.summary.errors.push(
+          `${g.address.key} needs about ${estimate} requests, more than ${hour} GitHub allows ` +
+            "without a token: left pending (configure [github] token, or log in with gh, " +
+            "and sweep again)",
+        );
+        await this.settle(g.touches, { status: "pending" });
+      } else {
+        this.summary.errors.push(
+          `${g.address.key} needs about ${estimate} points, more than ${hour} GitHub allows ` +
+            "this token: unresolved rate_limited (ask for fewer members or narrower filters)",
+        );
+        await this.settle(g.touches, { status: "unresolved", reason: "rate_limited" });
+      }
+    }
   }
 
   async #spend(estimate: number, work: () => Promise<void>): Promise<void> {
@@ -424,7 +442,7 @@ class Run {
 
   async fetchItems(groups: Group[]): Promise<void> {
     const source = await this.source();
-    const estimate = source.mode === "rest" ? 2 * groups.length : 1;
+    const estimate = source.mode === "rest" ? 2 * groups.length : itemPoints(groups.length);
     await this.withBudget(groups, estimate, () => this.#fetchItems(source, groups));
   }
 
@@ -577,7 +595,9 @@ class Run {
       const changes = await source.listingChanges(a, sinceOf(match.listing.fetched_at));
       if (changes && await this.revalidateListing(g, a, match.listing, changes, limit)) return;
     }
-    const estimate = source.mode === "rest" ? restListingRequests(a, limit) : pages(limit);
+    const estimate = source.mode === "rest"
+      ? restListingRequests(a, limit)
+      : listingPoints(a, limit);
     await this.withBudget([g], estimate, () => this.#fetchListing(source, g, a, limit));
   }
 

@@ -14,13 +14,17 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import { listingAddress } from "../lib/address/key.ts";
+import { startEmulator } from "./emulator/mod.ts";
+import { FACTS } from "./emulator/facts.ts";
 import {
   type Continuation,
   CONTINUATION_BATCH,
   continuations,
   ITEM_BATCH,
+  itemPoints,
   itemsByNumber,
   listingPage,
+  listingPoints,
   listingSince,
   pageSize,
   planListing,
@@ -28,6 +32,7 @@ import {
   probeItems,
   probeRepository,
   type Query,
+  rateLimitQuery,
   readmeBlob,
   repository,
 } from "../lib/github/queries.ts";
@@ -65,6 +70,7 @@ function documents(): [string, Query][] {
     ["repository with README", repository("o", "r")],
     ["README by name", readmeBlob("o", "r", "README.rst")],
     ["repository probe", probeRepository("o", "r")],
+    ["the budget alone", rateLimitQuery()],
     [
       "continuations (a full batch of every kind)",
       continuations(range(CONTINUATION_BATCH).map((i) => CONTINUATIONS[i % CONTINUATIONS.length])),
@@ -152,4 +158,30 @@ Deno.test("a full page of pull requests at 100 would break the node limit (why P
   const a = listingAddress("o", "r", "pulls", {}, 1000);
   const q = listingPage("o", "r", planListing(a), 100, null);
   assert.ok(estimateNodes(parse(q.query), q.variables) > 500_000);
+});
+
+Deno.test("the Sweep's prices in points are what GitHub's cost rule charges (the emulator's rateLimit.cost)", async () => {
+  const gh = await startEmulator();
+  try {
+    const cost = async (q: Query) => {
+      const res = await fetch(gh.graphqlUrl, {
+        method: "POST",
+        headers: { authorization: `bearer ${gh.token}` },
+        body: JSON.stringify(q),
+      });
+      return (await res.json()).data.rateLimit.cost as number;
+    };
+    const { owner, name } = FACTS.big;
+    for (const listing of ["issues", "pulls"] as const) {
+      const a = listingAddress(owner, name, listing, { state: "all" }, 1000);
+      const size = pageSize(a);
+      const page = await cost(listingPage(owner, name, planListing(a), size, null));
+      assert.equal(listingPoints(a, size), page, listing);
+      assert.equal(listingPoints(a, 3 * size), 3 * page, listing);
+    }
+    assert.equal(itemPoints(ITEM_BATCH), await cost(itemsByNumber(owner, name, range(ITEM_BATCH))));
+    assert.equal(itemPoints(1), await cost(itemsByNumber(owner, name, [1])));
+  } finally {
+    await gh.close();
+  }
 });

@@ -739,6 +739,85 @@ Deno.test("GraphQL rate limit: the rest stays pending, and later Sweeps (after r
   }
 });
 
+Deno.test("with a token, a Listing bigger than the token's whole hourly budget is unresolved rate_limited; small Touches in the same Sweep resolve", async () => {
+  // 20 points an hour: all 720 open issues at full depth (8 pages of 4 points) never fit.
+  const w = await world({ graphqlLimit: 20 });
+  try {
+    await w.fetched(`gh issue list -R ${BIG} --state open --limit ${FACTS.big.openIssues}`);
+    await w.fetched(`gh issue view ${FACTS.big.noComments.number} -R ${BIG}`);
+    const first = await w.sweep();
+    assert.equal(first.source, "graphql");
+    assert.deepEqual(first.unresolved, { rate_limited: 1 }, JSON.stringify(first));
+    assert.equal(first.resolved, 1);
+    assert.equal(first.pending, 0);
+    assert.equal(first.rate_limited, false, "the budget did not run out: nothing waits");
+    assert.equal(first.budget.limit, 20);
+    assert.equal(
+      first.errors.filter((e) => /20 an hour.*unresolved rate_limited/.test(e)).length,
+      1,
+    );
+    assert.ok(w.gh.requests().graphql <= 2, "no page of the Listing was fetched");
+
+    const listing = `github:${BIG}/issues?state=open`;
+    const touches = await w.touches();
+    const big = byAddress(touches, listing);
+    assert.equal(big.status, "unresolved");
+    assert.equal(big.reason, "rate_limited");
+    assert.equal(
+      byAddress(touches, `github:${BIG}#${FACTS.big.noComments.number}`).status,
+      "resolved",
+    );
+    const stored = await w.read((st) => st.findListings(FACTS.big.owner, FACTS.big.name, "issues"));
+    assert.deepEqual(stored, []);
+
+    // Settled for good: the next Sweep does not ask again; a narrower ask is fetched.
+    w.gh.resetCounts();
+    await w.fetched(`gh issue list -R ${BIG} --state open --limit 100`);
+    const second = await w.sweep();
+    assert.equal(second.touches, 1, JSON.stringify(second));
+    assert.equal(second.resolved, 1, JSON.stringify(second));
+    assert.equal(byAddress(await w.touches(), listing).reason, "rate_limited");
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("with a token, a budget GitHub reports spent leaves every Touch pending (not rate_limited) until the reset", async () => {
+  const w = await world({ graphqlLimit: 5 });
+  try {
+    // Another client of the same token spends the hour first.
+    for (let spent = false; !spent;) {
+      const res = await fetch(w.gh.graphqlUrl, {
+        method: "POST",
+        headers: { authorization: `bearer ${w.gh.token}` },
+        body: JSON.stringify({ query: "{ viewer { login } }" }),
+      });
+      const body = await res.json();
+      spent = body.errors?.[0]?.type === "RATE_LIMITED";
+    }
+    for (const n of [3, 5]) await w.fetched(`gh issue view ${n} -R ${BIG}`);
+    await w.fetched(`gh issue list -R ${PY} --limit 5`);
+    await w.fetched(`gh issue list -R ${BIG} --state open --limit ${FACTS.big.openIssues}`);
+    const first = await w.sweep();
+    assert.equal(first.rate_limited, true, JSON.stringify(first));
+    assert.deepEqual(first.unresolved, {}, "a spent budget is not a permanent reason");
+    assert.equal(first.pending, 4);
+    assert.ok((await w.touches()).every((t) => t.status === "pending"));
+
+    w.gh.resetBudget();
+    const second = await w.sweep();
+    assert.equal(second.touches, 4, "every Touch given back is taken up");
+    const touches = await w.touches();
+    for (const t of touches) {
+      const big = t.address === `github:${BIG}/issues?state=open`;
+      assert.equal(t.status, big ? "unresolved" : "resolved", JSON.stringify(t));
+      if (big) assert.equal(t.reason, "rate_limited", "only now is its size known to exceed 5");
+    }
+  } finally {
+    await w.close();
+  }
+});
+
 Deno.test("search listings (free text, several labels) and pull request listings, at full depth", async () => {
   const w = await world();
   try {

@@ -32,6 +32,7 @@ import {
   PROBE_BATCH,
   probeItems,
   probeRepository,
+  rateLimitQuery,
   readmeBlob,
   repository as repositoryQuery,
 } from "./queries.ts";
@@ -151,18 +152,27 @@ export class GraphqlSource implements Source {
     return this.client.requests + (this.rest?.requests ?? 0);
   }
 
-  /** Every GraphQL response carries `rateLimit`: nothing to learn in advance. */
-  learnBudget(): Promise<void> {
-    return Promise.resolve();
+  /**
+   * Every response carries `rateLimit`; before the first one, a query of the
+   * budget alone tells whether large work can ever fit this token's hour.
+   */
+  async learnBudget(): Promise<void> {
+    if (this.client.rate === null) await this.client.query(rateLimitQuery());
   }
 
   budget(): Budget {
     const r = this.client.rate;
-    return { remaining: r?.remaining ?? null, limit: null, resetAt: r?.resetAt ?? null };
+    return {
+      remaining: r?.remaining ?? null,
+      limit: r?.limit ?? null,
+      resetAt: r?.resetAt ?? null,
+    };
   }
 
+  /** Points are compared with the whole hour's budget (GitHub: 5,000), once a response has told it. */
   affordable(estimate: number): boolean {
-    return estimate <= 5000;
+    const limit = this.client.rate?.limit;
+    return limit === undefined || estimate <= limit;
   }
 
   async items(

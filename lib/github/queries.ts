@@ -39,7 +39,7 @@ export const CONTINUATION_BATCH = 40;
 
 const PAGE_INFO = "pageInfo { hasNextPage endCursor }";
 const COMMENT = "id author { login } createdAt updatedAt body";
-const RATE = "rateLimit { cost remaining resetAt }";
+const RATE = "rateLimit { cost limit remaining resetAt }";
 const REPO_HEAD = "id nameWithOwner visibility";
 /** A referenced issue or pull request: where it is, and whether it may be stored. */
 const REF = "url repository { visibility }";
@@ -243,6 +243,51 @@ export function searchQuery(a: ListingAddress): string {
 /** The page size for a Listing's members at full depth. */
 export function pageSize(a: ListingAddress): number {
   return a.listing === "issues" ? ISSUE_PAGE : PULL_PAGE;
+}
+
+/**
+ * GitHub's price of a query in points: one per hundred connection requests
+ * it implies (a connection inside a page of n nodes is n requests), at least
+ * one. The Sweep compares these with the hourly budget before it starts work.
+ */
+function points(requests: number): number {
+  return Math.max(1, Math.round(requests / 100));
+}
+
+/** Connections inside one issue at full depth: labels, assignees, comments, timeline. */
+const ISSUE_CONNECTIONS = 4;
+/** A pull request adds files, review threads, closing references, and each of 100 threads' comments. */
+const PULL_CONNECTIONS = ISSUE_CONNECTIONS + 3 + 100;
+
+/**
+ * Points to fetch `limit` members of a Listing at full depth, page by page
+ * (continuations of threads longer than a page come on top).
+ *
+ * @example
+ * ```ts
+ * listingPoints(listingAddress("o", "r", "issues", {}, 720), 720); // 32: eight pages of 4
+ * ```
+ */
+export function listingPoints(a: ListingAddress, limit: number): number {
+  const size = pageSize(a);
+  const per = a.listing === "issues" ? ISSUE_CONNECTIONS : PULL_CONNECTIONS;
+  let total = 0;
+  for (let left = limit; left > 0; left -= size) total += points(1 + Math.min(size, left) * per);
+  return Math.max(1, total);
+}
+
+/** Points to fetch `n` items by number (both fragments are priced: GitHub does not know which applies). */
+export function itemPoints(n: number): number {
+  let total = 0;
+  for (let left = n; left > 0; left -= ITEM_BATCH) {
+    total += points(1 + Math.min(ITEM_BATCH, left) * (ISSUE_CONNECTIONS + PULL_CONNECTIONS));
+  }
+  return Math.max(1, total);
+}
+
+/** Only the budget (before work too big to start blind). */
+export function rateLimitQuery(): Query {
+  return { query: `query RateLimit { ${RATE} }`, variables: {} };
 }
 
 /** One page of a Listing's members at full depth (`first` may be below the page size). */

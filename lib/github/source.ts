@@ -80,8 +80,9 @@ export interface Source {
   /** Makes {@link budget} known (when no response has told it yet) before large work. */
   learnBudget(): Promise<void>;
   /**
-   * Whether a Touch needing about `estimate` requests can ever be served
-   * (the anonymous budget is 60 an hour: a bigger Touch waits pending for a token).
+   * Whether work costing about `estimate` (requests for REST, points for
+   * GraphQL) fits a whole hour's budget, so that some run can ever do it
+   * (`true` while the budget is unknown).
    */
   affordable(estimate: number): boolean;
   /** Items of one repository by number, at full depth. */

@@ -29,7 +29,7 @@ import {
 export { SchemaDriftError } from "./decode.ts";
 
 /** `rateLimit { cost remaining resetAt }`. */
-export const RateLimit = obj({ cost: num, remaining: num, resetAt: str });
+export const RateLimit = obj({ cost: num, limit: num, remaining: num, resetAt: str });
 export type RateLimit = Decoded<typeof RateLimit>;
 
 /** `pageInfo { hasNextPage endCursor }`. */
