@@ -28,9 +28,6 @@
 
 import type { Listing, ListingAddress, ListingFilters, ListingMember } from "./types.ts";
 
-/** The page `gh issue list` returns when not told `-L` (the Sweep fetches this many for an unbounded ask). */
-export const DEFAULT_LIMIT = 30;
-
 /** How one stored Listing relates to an asked one. */
 export type ListingRelation = "hit" | "subsumed" | "miss";
 

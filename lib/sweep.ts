@@ -29,7 +29,7 @@ import type { ChangedHead, Source } from "./github/source.ts";
 import { UnavailableError } from "./github/source.ts";
 import { Limiter } from "./github/http.ts";
 import { itemPoints, listingPoints } from "./github/queries.ts";
-import { chooseListing, DEFAULT_LIMIT, memberMatches } from "./listing.ts";
+import { chooseListing, memberMatches } from "./listing.ts";
 import type { ResourceHead, Settlement, Store } from "./store/contract.ts";
 import type {
   Address,
@@ -135,8 +135,16 @@ function newSummary(): SweepSummary {
   };
 }
 
+/**
+ * How many members a Sweep fetches for a Listing asked for in full (limit
+ * `null`: `--paginate`, every page). GitHub's search stops at 1,000 results
+ * too; a Listing cut there is stored as not fully expanded, so it never
+ * passes for "every item".
+ */
+export const EVERY_PAGE_CAP = 1000;
+
 function limitOf(touches: Touch[]): number {
-  return Math.max(...touches.map((t) => t.limit ?? DEFAULT_LIMIT));
+  return Math.max(...touches.map((t) => t.limit ?? EVERY_PAGE_CAP));
 }
 
 /** Groups Touches by canonical address; `null` address → unparseable. */
@@ -590,7 +598,7 @@ class Run {
       );
     }
     const source = await this.source();
-    const limit = a.limit ?? DEFAULT_LIMIT;
+    const limit = a.limit ?? EVERY_PAGE_CAP;
     if (match.outcome === "hit") {
       const changes = await source.listingChanges(a, sinceOf(match.listing.fetched_at));
       if (changes && await this.revalidateListing(g, a, match.listing, changes, limit)) return;

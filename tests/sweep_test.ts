@@ -883,3 +883,22 @@ Deno.test("no head-of-line blocking: an old Touch too big for the budget left no
     await w.close();
   }
 });
+
+Deno.test("a Listing asked for in full (--paginate) is fetched in full and then answers every-page asks from memory", async () => {
+  const w = await world();
+  try {
+    const command = `gh api --paginate repos/${BIG}/issues --jq '.[].title'`;
+    await w.fetched(command);
+    const s = await w.sweep();
+    assert.equal(s.resolved, 1, JSON.stringify(s));
+    const [listing] = await w.read((st) =>
+      st.findListings(FACTS.big.owner, FACTS.big.name, "issues")
+    );
+    assert.equal(listing.member_count, FACTS.big.openIssues);
+    assert.equal(listing.fully_expanded, true);
+    const answer = await w.lookup(command);
+    assert.equal(answer.outcome, "hit");
+  } finally {
+    await w.close();
+  }
+});
