@@ -194,8 +194,3 @@ export function shortName(address: Address): string {
       return address.key.slice("github:".length);
   }
 }
-
-/** The repository key an Address belongs to. */
-export function repositoryKeyOf(address: Address): string {
-  return `github:${address.owner}/${address.repo}`;
-}

@@ -116,8 +116,3 @@ export function record<T>(inner: Decoder<T>): Decoder<Record<string, T>> {
     return out;
   };
 }
-
-/** A decoder defined later (for mutually recursive shapes). */
-export function lazy<T>(get: () => Decoder<T>): Decoder<T> {
-  return (v, p) => get()(v, p);
-}

@@ -155,13 +155,6 @@ const THREADS = new Set(["comments", "review_comments"]);
 const RESOURCE_INTERNAL = new Set(["null_keys", "repo_address"]);
 const COMMENT_INTERNAL = new Set(["null_keys", "review", "position"]);
 
-/** The label a Resource kind carries beside `Resource`. */
-export const KIND_LABEL = {
-  repository: "Repository",
-  issue: "Issue",
-  pull_request: "PullRequest",
-} as const;
-
 /** A Resource's node properties (comments are nodes of their own). */
 export function resourceProps(r: Resource): Props {
   const props = toProps(r, THREADS);
