@@ -1,6 +1,6 @@
 /**
- * OpenCode has no command hooks; rgraph's plugin (`opencode_plugin.js`, copied
- * into `.opencode/plugin/` by `rgraph install`) runs `rgraph hook opencode`
+ * OpenCode has no command hooks; rgraph's plugin (`opencode_plugin.js`, written
+ * as `.opencode/plugins/rgraph.js` by `rgraph install`) runs `rgraph hook opencode`
  * with a payload of rgraph's own design on standard input:
  *
  * ```jsonc
