@@ -17,7 +17,6 @@ import { graphql, GraphqlResponseError } from "@octokit/graphql";
 import { optional } from "./decode.ts";
 import {
   AuthError,
-  DEFAULT_RETRY,
   isTransientStatus,
   type Limiter,
   RateLimitedError,
@@ -78,7 +77,7 @@ export class GraphqlClient {
       baseUrl: options.url,
       url: options.url,
       headers: { authorization: `bearer ${options.token}` },
-      request: { fetch: timedFetch(options.timeoutMs ?? 30_000) },
+      request: { fetch: timedFetch(options.timeoutMs) },
     });
   }
 
@@ -89,15 +88,15 @@ export class GraphqlClient {
   }
 
   /**
-   * Sends one query. `shrink(attempt)` lets a retry send a smaller query (a
-   * page that timed out is asked again at half the size).
+   * Sends one query. Given as a function of the attempt number, a retry can
+   * send a smaller query (a page that timed out is asked again at half the size).
    * Throws {@link RateLimitedError}, {@link AuthError}, or {@link TransientError}
    * after the last retry.
    */
   query(q: Query | ((attempt: number) => Query)): Promise<GqlResult> {
     return withRetries(
       (attempt) => this.#once(typeof q === "function" ? q(attempt) : q),
-      this.#options.retry ?? DEFAULT_RETRY,
+      this.#options.retry,
     );
   }
 

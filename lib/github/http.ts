@@ -65,7 +65,8 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseMs: 400 };
 
 /**
  * Runs `task`, retrying on {@link TransientError} with exponential backoff;
- * `onRetry` may shrink the next attempt (a smaller GraphQL page after a timeout).
+ * `task` is given the attempt number, so a retry may ask for less (a smaller
+ * GraphQL page after a timeout). `policy` undefined means {@link DEFAULT_RETRY}.
  * The last transient error is rethrown: the caller gives its Touches back as pending.
  */
 export async function withRetries<T>(
@@ -95,7 +96,7 @@ export function scrub(text: string, secret: string | null): string {
 }
 
 /** A fetch that gives up after `ms` (a hung connection is a transient failure, not a hang). */
-export function timedFetch(ms: number): typeof fetch {
+export function timedFetch(ms = 30_000): typeof fetch {
   return (input, init = {}) => {
     const timeout = AbortSignal.timeout(ms);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;

@@ -26,7 +26,6 @@ import { resourceBase } from "./map.ts";
 import { arr, bool, type Decoded, nullable, num, obj, optional, str } from "./decode.ts";
 import {
   AuthError,
-  DEFAULT_RETRY,
   isNetworkError,
   isTransientStatus,
   type Limiter,
@@ -103,7 +102,7 @@ export class RestClient {
 
   constructor(options: RestOptions) {
     this.#options = options;
-    this.#fetch = timedFetch(options.timeoutMs ?? 30_000);
+    this.#fetch = timedFetch(options.timeoutMs);
   }
 
   /** Whether the budget (less the requests already in flight) is spent until `reset`. */
@@ -164,7 +163,7 @@ export class RestClient {
    * {@link RateLimitedError}, {@link AuthError} or {@link TransientError}.
    */
   get(path: string, etag: string | null = null): Promise<RestResponse & { url: string }> {
-    return withRetries(() => this.#get(path, etag), this.#options.retry ?? DEFAULT_RETRY);
+    return withRetries(() => this.#get(path, etag), this.#options.retry);
   }
 
   async #get(path: string, etag: string | null): Promise<RestResponse & { url: string }> {
