@@ -51,18 +51,23 @@ export function resourceBase(address: { key: string; owner: string; repo: string
   return { ...seen, address: address.key, owner: address.owner, repo: address.repo };
 }
 
+// GraphQL has no ETags: a GraphQL-fetched Resource is revalidated by its `updatedAt`.
+function seenNode(node: { id: string; url: string; updatedAt: string }, fetchedAt: string): Seen {
+  return {
+    node_id: node.id,
+    url: node.url,
+    fetched_at: fetchedAt,
+    updated_at: node.updatedAt,
+    etag: null,
+  };
+}
+
 /** An issue or pull request (all continuation pages already appended to its connections). */
 export function itemResource(node: ItemNode, fetchedAt: string): ItemResource {
   const { owner, repo } = splitNameWithOwner(node.repository.nameWithOwner);
   const address = itemAddress(owner, repo, node.number);
   const base = {
-    ...resourceBase(address, {
-      node_id: node.id,
-      url: node.url,
-      fetched_at: fetchedAt,
-      updated_at: node.updatedAt,
-      etag: null,
-    }),
+    ...resourceBase(address, seenNode(node, fetchedAt)),
     number: node.number,
     title: node.title,
     body: node.body,
@@ -114,13 +119,7 @@ export function repositoryResource(
   const address = repositoryAddress(owner, repo);
   return {
     kind: "repository",
-    ...resourceBase(address, {
-      node_id: node.id,
-      url: node.url,
-      fetched_at: fetchedAt,
-      updated_at: node.updatedAt,
-      etag: null,
-    }),
+    ...resourceBase(address, seenNode(node, fetchedAt)),
     description: node.description,
     readme: readme?.text ?? null,
     readme_path: readme?.path ?? null,
