@@ -48,7 +48,7 @@ Options:
  * Gives up this process's network permission. Guarded: where the permission
  * API is unavailable there is nothing to revoke from.
  */
-export function revokeNetwork(): void {
+function revokeNetwork(): void {
   try {
     Deno.permissions.revokeSync({ name: "net" });
   } catch {

@@ -30,7 +30,7 @@ const SPEC = {
 } as const;
 
 /** What the model reads to decide when to call the tool. */
-export const TOOL_DESCRIPTION =
+const TOOL_DESCRIPTION =
   "Answers from memory what this team's agents already fetched from GitHub: an issue, a pull " +
   "request (with its comments, review comments and changed files), a repository (with README) or an " +
   "issue/PR list. Call it BEFORE fetching GitHub with gh, curl or a web fetch. It never calls GitHub. " +
@@ -44,14 +44,14 @@ export const TOOL_DESCRIPTION =
  * → `codex`), so Touches of one harness group together; other clients keep
  * their own name.
  */
-export function harnessOf(clientName: string | undefined): string | null {
+function harnessOf(clientName: string | undefined): string | null {
   if (!clientName) return null;
   const n = clientName.toLowerCase();
   return HARNESS_NAMES.find((h) => n.includes(h)) ?? clientName;
 }
 
 /** Reads the harness's tool-call id from the request metadata, where the harness sends one. */
-export function toolUseIdOf(meta: Record<string, unknown> | undefined): string | null {
+function toolUseIdOf(meta: Record<string, unknown> | undefined): string | null {
   const id = meta?.["claudecode/toolUseId"];
   return typeof id === "string" && id !== "" ? id : null;
 }
@@ -61,7 +61,7 @@ function text(t: string, isError = false) {
 }
 
 /** What the tool says while the shared store is down: the model should not wait for it. */
-export function unreachableText(e: StoreUnavailableError): string {
+function unreachableText(e: StoreUnavailableError): string {
   return `rgraph: ${e.message}, so memory cannot be read right now; fetch it normally. ` +
     "What your agents fetch meanwhile is not lost: it waits in the local outbox until the store is back.";
 }

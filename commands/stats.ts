@@ -27,7 +27,7 @@ const SPEC = {
 } as const;
 
 /** `YYYY-MM-DD` or an ISO 8601 time, as the ISO string Touches are compared with. */
-export function sinceIso(text: string): string {
+function sinceIso(text: string): string {
   const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(
     text,
   );

@@ -30,7 +30,7 @@ const SPEC = {
 } as const;
 
 /** The one-line summary. */
-export function summaryLine(s: SweepSummary): string {
+function summaryLine(s: SweepSummary): string {
   const reasons = Object.entries(s.unresolved).map(([r, n]) => `${r} ${n}`).join(", ");
   const unresolved = Object.values(s.unresolved).reduce((a, b) => a + (b ?? 0), 0);
   const budget = s.budget.remaining === null ? "" : `; budget ${s.budget.remaining} left`;

@@ -24,7 +24,7 @@ const SPEC = {
 } as const;
 
 /** The JSON form of one Touch (a stable, documented field set). */
-export function touchJson(t: Touch) {
+function touchJson(t: Touch) {
   return {
     id: t.id,
     address: t.address,
@@ -53,7 +53,7 @@ function statusText(t: Touch): string {
 }
 
 /** A terminal table, one Touch a row. */
-export function touchTable(touches: Touch[]): string {
+function touchTable(touches: Touch[]): string {
   if (touches.length === 0) return "no Touches yet";
   const rows = touches.map((t) => [
     t.recorded_at.replace("T", " ").replace(/\.\d+Z$/, "Z"),

@@ -56,7 +56,7 @@ export interface Parsed<S extends CommandSpec> {
 }
 
 /** The help text of a command. */
-export function helpText(spec: CommandSpec): string {
+function helpText(spec: CommandSpec): string {
   const rows = Object.entries(spec.options).map(([name, o]) => {
     const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${
       o.type === "string" ? ` ${o.arg ?? "VALUE"}` : ""

@@ -17,7 +17,7 @@
 import type { Resource } from "./types.ts";
 
 /** GitHub's largest page. */
-export const PAGE = 100;
+const PAGE = 100;
 
 /** Pages needed for `n` things (at least one request, even for none). */
 export function pages(n: number): number {

@@ -46,7 +46,7 @@ export interface MemoryReadQuery {
 }
 
 /** How long after its PreToolUse a call without a tool-call id may still claim a note by its address. */
-export const CLAIM_WINDOW_MS = 60_000;
+const CLAIM_WINDOW_MS = 60_000;
 
 /** Unclaimed notes older than this are removed (their call never reached this machine's server). */
 const EXPIRE_MS = 10 * 60_000;

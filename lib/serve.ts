@@ -131,7 +131,7 @@ export interface Answer {
 }
 
 /** The address forms the tool and `lookup` accept, for error messages. */
-export const ACCEPTED_FORMS =
+const ACCEPTED_FORMS =
   "a GitHub URL (https://github.com/OWNER/REPO/issues/N, …/pull/N, …/issues?q=…), OWNER/REPO#N, " +
   "OWNER/REPO, a canonical key (github:OWNER/REPO#N, github:OWNER/REPO/issues?label=bug&state=open) " +
   "or a gh command line (gh issue view N -R OWNER/REPO, gh issue list -R OWNER/REPO --label bug)";

@@ -141,14 +141,14 @@ function newSummary(): SweepSummary {
  * too; a Listing cut there is stored as not fully expanded, so it never
  * passes for "every item".
  */
-export const EVERY_PAGE_CAP = 1000;
+const EVERY_PAGE_CAP = 1000;
 
 function limitOf(touches: Touch[]): number {
   return Math.max(...touches.map((t) => t.limit ?? EVERY_PAGE_CAP));
 }
 
 /** Groups Touches by canonical address; `null` address → unparseable. */
-export function groupTouches(touches: Touch[]): { groups: Group[]; unparseable: Touch[] } {
+function groupTouches(touches: Touch[]): { groups: Group[]; unparseable: Touch[] } {
   const byKey = new Map<string, Group>();
   const unparseable: Touch[] = [];
   for (const t of touches) {

@@ -82,7 +82,7 @@ export function normalizeFilters(input: FilterInput): ListingFilters {
 }
 
 /** Formats the query part of a listing key from normalised filters. */
-export function filtersQuery(f: ListingFilters): string {
+function filtersQuery(f: ListingFilters): string {
   const parts: string[] = [];
   const add = (k: string, v: string | undefined) => {
     if (v !== undefined) parts.push(`${k}=${v}`);

@@ -35,7 +35,7 @@ import { urlsInText } from "./text.ts";
 export type { ParseContext, PlatformAdapter, ShellCommand, ToolCall } from "./platform.ts";
 
 /** Every platform the parser knows, in the order they are asked. */
-export const ADAPTERS: readonly PlatformAdapter[] = [github];
+const ADAPTERS: readonly PlatformAdapter[] = [github];
 
 /** Shell tools across harnesses (compared lowercased). */
 const SHELL_TOOLS = new Set([

@@ -27,7 +27,7 @@
 import type { ListingAddress, ListingKind } from "../types.ts";
 
 /** Members per page of an issues listing at full depth. */
-export const ISSUE_PAGE = 100;
+const ISSUE_PAGE = 100;
 /** Members per page of a pull request (or mixed) listing at full depth. */
 export const PULL_PAGE = 40;
 /** Items per batched by-number query (mixed issues and pull requests). */

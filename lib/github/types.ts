@@ -33,7 +33,7 @@ export const RateLimit = obj({ cost: num, limit: num, remaining: num, resetAt: s
 export type RateLimit = Decoded<typeof RateLimit>;
 
 /** `pageInfo { hasNextPage endCursor }`. */
-export const PageInfo = obj({ hasNextPage: bool, endCursor: nullable(str) });
+const PageInfo = obj({ hasNextPage: bool, endCursor: nullable(str) });
 export type PageInfo = Decoded<typeof PageInfo>;
 
 /** A connection's page: nodes (null entries dropped) and where the next page starts. */
@@ -118,7 +118,7 @@ const itemCommon = {
 };
 
 /** An issue at full depth. */
-export const IssueNode = obj({
+const IssueNode = obj({
   __typename: oneOf("Issue"),
   issueState: oneOf("OPEN", "CLOSED"),
   ...itemCommon,
@@ -126,7 +126,7 @@ export const IssueNode = obj({
 export type IssueNode = Decoded<typeof IssueNode>;
 
 /** A pull request at full depth. */
-export const PullNode = obj({
+const PullNode = obj({
   __typename: oneOf("PullRequest"),
   pullState: oneOf("OPEN", "CLOSED", "MERGED"),
   ...itemCommon,

@@ -59,7 +59,7 @@ export const HARNESSES: Readonly<Record<HarnessName, HarnessAdapter>> = {
 export const HARNESS_NAMES = Object.keys(HARNESSES) as HarnessName[];
 
 /** True for a name rgraph has an adapter for. */
-export function isHarnessName(name: string): name is HarnessName {
+function isHarnessName(name: string): name is HarnessName {
   return Object.hasOwn(HARNESSES, name);
 }
 

@@ -40,7 +40,7 @@ export function eventName(p: Json, opts: ParseOptions): string {
 }
 
 /** The session id under any of the spellings harnesses use. */
-export function sessionOf(p: Json): string | null {
+function sessionOf(p: Json): string | null {
   return str(p, "session_id", "sessionId");
 }
 
@@ -83,7 +83,7 @@ export function toolStart(
  * `tool_input`, `tool_use_id`, `agent_id` (camelCase accepted too), with
  * `names` saying which event names mean what.
  */
-export function parseStandard(payload: unknown, opts: ParseOptions, names: EventNames): HookEvent {
+function parseStandard(payload: unknown, opts: ParseOptions, names: EventNames): HookEvent {
   const p = asRecord(payload);
   if (!p) return IGNORED;
   const key = eventName(p, opts);

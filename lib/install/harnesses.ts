@@ -65,7 +65,7 @@ export interface Context {
 }
 
 /** Hook timeout in seconds: a hook answers in milliseconds; a stuck one must not hold the agent. */
-export const HOOK_TIMEOUT_S = 5;
+const HOOK_TIMEOUT_S = 5;
 
 /** One file rgraph manages for a harness. */
 export interface Target {

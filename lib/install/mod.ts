@@ -73,7 +73,7 @@ function envOf(): Record<string, string | undefined> {
 }
 
 /** The invocation harnesses run: `--command`, else this binary or this checkout's main.ts. */
-export function ownInvocation(command?: string): Invocation {
+function ownInvocation(command?: string): Invocation {
   return invocation({
     execPath: Deno.execPath(),
     // The entry this process was started from: main.ts in a checkout, or the

@@ -42,7 +42,7 @@ export interface SyncReport {
  * (leaving the rest waiting) when the graph server cannot be reached.
  * Returns how many Touches were moved.
  */
-export async function drainOutbox(local: SqliteStore, graph: GraphStore): Promise<number> {
+async function drainOutbox(local: SqliteStore, graph: GraphStore): Promise<number> {
   let moved = 0;
   for (;;) {
     const batch = await local.unexportedTouches(DRAIN_BATCH);
@@ -59,7 +59,7 @@ export async function drainOutbox(local: SqliteStore, graph: GraphStore): Promis
  * update time), and Listings likewise, are copied whole, so the hook's Nudge
  * (and a look-up while the server is down) sees what the team stored.
  */
-export async function refreshLocalIndex(
+async function refreshLocalIndex(
   graph: GraphStore,
   local: SqliteStore,
 ): Promise<{ resources: number; listings: number }> {

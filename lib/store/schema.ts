@@ -199,7 +199,7 @@ export class SchemaTooNewError extends Error {
 }
 
 /** The schema version of an open database. */
-export function schemaVersion(db: DatabaseSync): number {
+function schemaVersion(db: DatabaseSync): number {
   const row = db.prepare("PRAGMA user_version").get() as { user_version: number };
   return row.user_version;
 }

@@ -17,7 +17,7 @@ import { readSearchQuery } from "./search.ts";
 import { fromGithubUrl } from "./url.ts";
 
 /** `gh issue|pr list` shows 30 items unless `--limit` says otherwise. */
-export const GH_DEFAULT_LIMIT = 30;
+const GH_DEFAULT_LIMIT = 30;
 
 const OUTPUT = { "-q --jq": "jq", "--json": "json", "-t --template": "template" };
 const REPO = { "-R --repo": "repo" };

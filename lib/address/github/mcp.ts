@@ -15,7 +15,7 @@ import { countOf, isRepoName, repoSpec } from "./names.ts";
 import { readSearchQuery } from "./search.ts";
 
 /** The server's list and search tools return 30 results unless `perPage` says otherwise. */
-export const MCP_DEFAULT_PAGE = 30;
+const MCP_DEFAULT_PAGE = 30;
 
 type Args = Record<string, unknown>;
 type Reader = (args: Args, login: string | null) => Address | null;
@@ -116,7 +116,7 @@ const READERS: Record<string, Reader> = {
 const TOOL_NAMES = Object.keys(READERS).sort((a, b) => b.length - a.length);
 
 /** The GitHub MCP tool a harness tool name stands for, or null when it is not the GitHub server's. */
-export function githubMcpTool(name: string): string | null {
+function githubMcpTool(name: string): string | null {
   const lower = name.toLowerCase();
   for (const tool of TOOL_NAMES) {
     if (!lower.endsWith(tool)) continue;

@@ -13,7 +13,7 @@ import { countOf, isRepoName, repoSpec, resolveLogin } from "./names.ts";
 import { readSearchQuery } from "./search.ts";
 
 /** REST list endpoints return 30 items per page unless `per_page` says otherwise. */
-export const REST_PAGE = 30;
+const REST_PAGE = 30;
 
 const ITEM_SUFFIXES: Record<string, Set<string>> = {
   issues: new Set(["", "comments", "timeline", "events"]),

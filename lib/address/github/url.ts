@@ -17,7 +17,7 @@ import { fromRestPath } from "./rest.ts";
 import { readSearchQuery } from "./search.ts";
 
 /** github.com list pages show 25 items per page. */
-export const WEB_PAGE = 25;
+const WEB_PAGE = 25;
 
 /** Pull request tabs that show the pull request itself. */
 const PULL_TABS = new Set(["files", "commits", "checks", "changes"]);
