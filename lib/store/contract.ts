@@ -33,6 +33,19 @@ export class IdentityRequiredError extends Error {
 }
 
 /**
+ * Fails closed: throws {@link IdentityRequiredError} unless `userId` names someone.
+ * Every store calls it before a Touch write or read.
+ *
+ * @example
+ * ```ts
+ * requireUser(config.identity.user_id ?? ""); // throws when unset
+ * ```
+ */
+export function requireUser(userId: string): void {
+  if (typeof userId !== "string" || userId.trim() === "") throw new IdentityRequiredError();
+}
+
+/**
  * Thrown when a shared store cannot be reached. A {@link UserError}: commands
  * print it as one line (exit 1); Touches wait in the local outbox meanwhile.
  */

@@ -24,8 +24,8 @@ import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j
 import type { Config } from "../config.ts";
 import {
   type Edge,
-  IdentityRequiredError,
   type MemoryStats,
+  requireUser,
   type ResourceHead,
   type ResourceWrite,
   type Settlement,
@@ -97,10 +97,6 @@ export interface GraphOptions {
 export interface BoltCounts {
   statements: number;
   transactions: number;
-}
-
-function requireUser(userId: string): void {
-  if (typeof userId !== "string" || userId.trim() === "") throw new IdentityRequiredError();
 }
 
 /** Bolt integers for whole numbers (JS numbers travel as floats), recursively. */

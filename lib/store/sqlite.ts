@@ -17,8 +17,8 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import {
   type Edge,
-  IdentityRequiredError,
   type MemoryStats,
+  requireUser,
   type ResourceHead,
   type ResourceWrite,
   type Settlement,
@@ -59,10 +59,6 @@ export class StoreOpenError extends UserError {
     );
     this.name = "StoreOpenError";
   }
-}
-
-function requireUser(userId: string): void {
-  if (typeof userId !== "string" || userId.trim() === "") throw new IdentityRequiredError();
 }
 
 export { referenceKey } from "./declared.ts";
