@@ -25,12 +25,12 @@
 import { parseKey } from "./address/key.ts";
 import { listingRequests, pages, REPOSITORY_REQUESTS, resourceRequests } from "./cost.ts";
 import { AuthError, RateLimitedError } from "./github/http.ts";
-import type { ChangedHead, Source } from "./github/source.ts";
+import type { ChangedHead, Fetched, Source } from "./github/source.ts";
 import { UnavailableError } from "./github/source.ts";
 import { Limiter } from "./github/http.ts";
 import { itemPoints, listingPoints } from "./github/queries.ts";
 import { chooseListing, memberMatches } from "./listing.ts";
-import type { ResourceHead, Settlement, Store } from "./store/contract.ts";
+import type { ResourceHead, ResourceWrite, Settlement, Store } from "./store/contract.ts";
 import type {
   Address,
   ItemAddress,
@@ -39,6 +39,7 @@ import type {
   ListingAddress,
   ListingMember,
   RepositoryAddress,
+  Resource,
   Touch,
   UnresolvedReason,
 } from "./types.ts";
@@ -171,6 +172,11 @@ function groupTouches(touches: Touch[]): { groups: Group[]; unparseable: Touch[]
   return { groups: [...byKey.values()], unparseable };
 }
 
+/** The write for a Resource `g` asked for: findable under the asked key too when it moved. */
+function writeFor(g: Group, resource: Resource): ResourceWrite {
+  return { resource, aliases: resource.address === g.address.key ? [] : [g.address.key] };
+}
+
 /** A member-shaped view of a changed head, for the Listing filter matcher. */
 function asMember(h: ChangedHead, address: string): ListingMember {
   return {
@@ -254,6 +260,21 @@ class Run {
       }
     }
     this.progress();
+  }
+
+  /**
+   * Settles a group by what was fetched for it: resolved at the Resource's
+   * current address, or unresolved with why (nothing came back: not found).
+   */
+  async settleFetched(g: Group, r: Fetched<Resource> | undefined): Promise<void> {
+    if (r?.status === "ok") {
+      return await this.settle(
+        g.touches,
+        { status: "resolved", target: r.value.address },
+        resourceRequests(r.value),
+      );
+    }
+    await this.settle(g.touches, { status: "unresolved", reason: r?.status ?? "not_found" });
   }
 
   /**
@@ -461,27 +482,12 @@ class Run {
     const writes = [];
     for (const g of groups) {
       const r = found.get((g.address as ItemAddress).number);
-      if (r?.status === "ok") {
-        writes.push({
-          resource: r.value,
-          aliases: r.value.address === g.address.key ? [] : [g.address.key],
-        });
-      }
+      if (r?.status === "ok") writes.push(writeFor(g, r.value));
     }
     await this.store.putResources(writes);
     this.summary.resources_written += writes.length;
     for (const g of groups) {
-      const r = found.get((g.address as ItemAddress).number);
-      if (r?.status === "ok") {
-        await this.settle(
-          g.touches,
-          { status: "resolved", target: r.value.address },
-          resourceRequests(r.value),
-        );
-      } else {await this.settle(g.touches, {
-          status: "unresolved",
-          reason: r?.status ?? "not_found",
-        });}
+      await this.settleFetched(g, found.get((g.address as ItemAddress).number));
     }
   }
 
@@ -526,30 +532,17 @@ class Run {
       const unchanged: string[] = [];
       for (const [g, head, n] of list) {
         const r = result.get(n);
-        if (r?.status === "ok") {
-          writes.push({
-            resource: r.value,
-            aliases: r.value.address === g.address.key ? [] : [g.address.key],
-          });
-        } else if (r?.status === "unchanged") unchanged.push(head.address);
+        if (r?.status === "ok") writes.push(writeFor(g, r.value));
+        else if (r?.status === "unchanged") unchanged.push(head.address);
       }
       await this.store.putResources(writes);
       await this.store.touchFetchedAt(unchanged, now);
       this.summary.resources_written += writes.length;
       for (const [g, head, n] of list) {
         const r = result.get(n);
-        if (r?.status === "ok") {
-          await this.settle(
-            g.touches,
-            { status: "resolved", target: r.value.address },
-            resourceRequests(r.value),
-          );
-        } else if (r?.status === "unchanged") {
+        if (r?.status === "unchanged") {
           await this.settle(g.touches, { status: "resolved", target: head.address });
-        } else {await this.settle(g.touches, {
-            status: "unresolved",
-            reason: r?.status ?? "not_found",
-          });}
+        } else await this.settleFetched(g, r);
       }
     }
   }
@@ -571,19 +564,11 @@ class Run {
         REPOSITORY_REQUESTS,
       );
     }
-    if (r.status !== "ok") {
-      return await this.settle(g.touches, { status: "unresolved", reason: r.status });
+    if (r.status === "ok") {
+      await this.store.putResources([writeFor(g, r.value)]);
+      this.summary.resources_written++;
     }
-    await this.store.putResources([{
-      resource: r.value,
-      aliases: r.value.address === a.key ? [] : [a.key],
-    }]);
-    this.summary.resources_written++;
-    await this.settle(
-      g.touches,
-      { status: "resolved", target: r.value.address },
-      resourceRequests(r.value),
-    );
+    await this.settleFetched(g, r);
   }
 
   async listing(g: Group, a: ListingAddress): Promise<void> {
