@@ -55,7 +55,7 @@ export async function ask(
  * structure on the way: the nonce is announced on line 2, every open marker
  * is closed by the matching close marker, and no fenced line contains `<<<`.
  */
-export function outsideFences(text: string): string[] {
+function outsideFences(text: string): string[] {
   const lines = text.split("\n");
   const m = /^Text between <<<github-data ([0-9a-f]{16})>>> and <<<end github-data \1>>> /.exec(
     lines[1] ?? "",

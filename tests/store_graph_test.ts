@@ -54,7 +54,7 @@ async function wipe(url: string): Promise<void> {
 }
 
 /** A fresh, empty graph store on `url`. */
-export async function freshGraphStore(
+async function freshGraphStore(
   url: string,
   leaseUser: string | null = null,
 ): Promise<GraphStore> {
