@@ -31,16 +31,16 @@ export {
   parseAddress,
   type ParseContext,
   type PlatformAdapter,
-} from "./lib/address/mod.ts";
-export { readGitRemote } from "./lib/git_remote.ts";
+} from "./lib/address/parse.ts";
+export { readGitRemote } from "./lib/capture/git_remote.ts";
 export { type Config, ConfigError, configPath, loadConfig } from "./lib/config.ts";
 export { UsageError, UserError } from "./lib/errors.ts";
 export { IdentityRequiredError, type Store, StoreUnavailableError } from "./lib/store/contract.ts";
 export { openEmbeddedStore, openStore, SqliteStore } from "./lib/store/mod.ts";
-export { adapterFor, HARNESS_NAMES, type HarnessName } from "./lib/harness/mod.ts";
-export { touchesFor } from "./lib/touch.ts";
-export { chooseListing, memberMatches, relate } from "./lib/listing.ts";
-export { nudgeText, SESSION_HINT } from "./lib/nudge.ts";
-export { answer } from "./lib/serve.ts";
-export { sweep, type SweepSummary } from "./lib/sweep.ts";
+export { adapterFor, HARNESS_NAMES, type HarnessName } from "./lib/capture/harness/mod.ts";
+export { touchesFor } from "./lib/capture/touch.ts";
+export { chooseListing, memberMatches, relate } from "./lib/address/listing.ts";
+export { nudgeText, SESSION_HINT } from "./lib/capture/nudge.ts";
+export { answer } from "./lib/serve/answer.ts";
+export { sweep, type SweepSummary } from "./lib/sweep/sweep.ts";
 export { openSource, type Source } from "./lib/github/mod.ts";

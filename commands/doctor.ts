@@ -6,7 +6,7 @@
  */
 
 import { parseCommand } from "../lib/cli.ts";
-import { formatChecks, runChecks } from "../lib/install/doctor.ts";
+import { formatChecks, runChecks } from "../lib/setup/doctor.ts";
 
 const SPEC = {
   name: "doctor",

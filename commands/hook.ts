@@ -19,18 +19,18 @@
  */
 
 import { defaultDataDir } from "../lib/config_path.ts";
-import { type HookConfig, loadHookConfig } from "../lib/hook_config.ts";
-import { adapterFor, type HarnessAdapter } from "../lib/harness/mod.ts";
-import type { ToolStartEvent, UserPromptEvent } from "../lib/harness/event.ts";
+import { type HookConfig, loadHookConfig } from "../lib/capture/hook_config.ts";
+import { adapterFor, type HarnessAdapter } from "../lib/capture/harness/mod.ts";
+import type { ToolStartEvent, UserPromptEvent } from "../lib/capture/harness/event.ts";
 import {
   addressesFromPrompt,
   addressesFromToolCall,
   type ParseContext,
-} from "../lib/address/mod.ts";
-import { readGitRemote } from "../lib/git_remote.ts";
-import { isMemoryRead, touchesFor } from "../lib/touch.ts";
-import { nudgeText, SESSION_HINT } from "../lib/nudge.ts";
-import { memoryReadsDir, noteMemoryRead } from "../lib/memory_reads.ts";
+} from "../lib/address/parse.ts";
+import { readGitRemote } from "../lib/capture/git_remote.ts";
+import { isMemoryRead, touchesFor } from "../lib/capture/touch.ts";
+import { nudgeText, SESSION_HINT } from "../lib/capture/nudge.ts";
+import { memoryReadsDir, noteMemoryRead } from "../lib/capture/memory_reads.ts";
 import type { Address } from "../lib/types.ts";
 
 const USAGE = "rgraph hook <claude-code|codex|copilot|cursor|opencode|gemini|grok> [--event NAME]";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { runSetup } from "../lib/install/command_line.ts";
+import { runSetup } from "../lib/setup/command_line.ts";
 
 /** Runs `rgraph install ARGS`. */
 export function main(args: string[]): Promise<number> {

@@ -11,8 +11,8 @@
 import { parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError, UserError } from "../lib/errors.ts";
-import { migrateToGraph } from "../lib/store/outbox.ts";
-import { printableUrl } from "../lib/store/graph_model.ts";
+import { migrateToGraph } from "../lib/store/graph/outbox.ts";
+import { printableUrl } from "../lib/store/graph/model.ts";
 
 const SPEC = {
   name: "migrate",

@@ -11,14 +11,14 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 import { parseCommand } from "../lib/cli.ts";
-import { HARNESS_NAMES } from "../lib/harness/mod.ts";
+import { HARNESS_NAMES } from "../lib/capture/harness/mod.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
-import { answer, invalidAnswer, MemberCache, parseAsked } from "../lib/serve.ts";
+import { answer, invalidAnswer, MemberCache, parseAsked } from "../lib/serve/answer.ts";
 import { openStore } from "../lib/store/mod.ts";
-import { claimMemoryRead, memoryReadsDir } from "../lib/memory_reads.ts";
+import { claimMemoryRead, memoryReadsDir } from "../lib/capture/memory_reads.ts";
 import { StoreUnavailableError } from "../lib/store/contract.ts";
-import { StoreConnection } from "../lib/store_connection.ts";
+import { StoreConnection } from "../lib/serve/connection.ts";
 // Not from main.ts: main.ts awaits this module at top level, so importing it back would deadlock.
 import project from "../deno.json" with { type: "json" };
 

@@ -12,7 +12,7 @@ import { UserError } from "../lib/errors.ts";
 import { AuthError } from "../lib/github/http.ts";
 import { openSource } from "../lib/github/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
-import { sweep, type SweepProgress, type SweepSummary } from "../lib/sweep.ts";
+import { sweep, type SweepProgress, type SweepSummary } from "../lib/sweep/sweep.ts";
 
 const SPEC = {
   name: "sweep",

@@ -96,7 +96,7 @@ const HEAVY = /@modelcontextprotocol|octokit|neo4j-driver/;
 
 Deno.test("the hook's import graph has no MCP SDK, octokit or neo4j-driver", async () => {
   const hook = await graphOf("commands/hook.ts");
-  assert.ok(hook.some((s) => s.endsWith("/lib/harness/mod.ts")), "the graph was read");
+  assert.ok(hook.some((s) => s.endsWith("/lib/capture/harness/mod.ts")), "the graph was read");
   assert.deepEqual(hook.filter((s) => HEAVY.test(s)), []);
   // The check can fail: the MCP server's graph does include the SDK.
   const serve = await graphOf("commands/serve_mcp.ts");
@@ -105,7 +105,7 @@ Deno.test("the hook's import graph has no MCP SDK, octokit or neo4j-driver", asy
 
 Deno.test("the hook loads no npm package at run time (the TOML parser only when the config changed)", async () => {
   const hook = await runtimeGraphOf("commands/hook.ts");
-  assert.ok(hook.some((s) => s.endsWith("/lib/hook_config.ts")), "the graph was walked");
+  assert.ok(hook.some((s) => s.endsWith("/lib/capture/hook_config.ts")), "the graph was walked");
   assert.deepEqual(hook.filter((s) => s.startsWith("npm:")), []);
   // The check can fail: config.ts, which lib/hook_config.ts loads on a cache miss, imports smol-toml.
   assert.ok((await runtimeGraphOf("lib/config.ts")).some((s) => s.includes("smol-toml")));

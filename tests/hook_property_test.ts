@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { sandbox } from "./helpers.ts";
-import { HARNESS_NAMES } from "../lib/harness/mod.ts";
-import type { HarnessName } from "../lib/harness/event.ts";
+import { HARNESS_NAMES } from "../lib/capture/harness/mod.ts";
+import type { HarnessName } from "../lib/capture/harness/event.ts";
 
 const FIXTURES = new URL("../fixtures/payloads/", import.meta.url);
 

@@ -8,9 +8,9 @@
 
 import assert from "node:assert/strict";
 import { RGRAPH_FLAGS, type RunResult, type Sandbox, sandbox } from "./helpers.ts";
-import { HARNESS_NAMES, HARNESSES } from "../lib/harness/mod.ts";
-import type { HarnessName, ToolStartEvent } from "../lib/harness/event.ts";
-import { nudgeText, SESSION_HINT } from "../lib/nudge.ts";
+import { HARNESS_NAMES, HARNESSES } from "../lib/capture/harness/mod.ts";
+import type { HarnessName, ToolStartEvent } from "../lib/capture/harness/event.ts";
+import { nudgeText, SESSION_HINT } from "../lib/capture/nudge.ts";
 import { openEmbeddedStore } from "../lib/store/sqlite.ts";
 import { itemAddress } from "../lib/address/key.ts";
 import type { IssueResource } from "../lib/types.ts";

@@ -1,7 +1,7 @@
 /** `answer()` in process against the real embedded store: limits, JSON and the member cache. */
 
 import assert from "node:assert/strict";
-import { answer, MemberCache } from "../lib/serve.ts";
+import { answer, MemberCache } from "../lib/serve/answer.ts";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
 import { listingAddress } from "../lib/address/key.ts";
 import { issue, seedListing } from "./fixtures_memory.ts";

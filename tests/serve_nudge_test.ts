@@ -1,7 +1,7 @@
 /** The Nudge line against a real embedded store: what the hook adds before a fetch. */
 
 import assert from "node:assert/strict";
-import { ago, nudgeText, SESSION_HINT } from "../lib/nudge.ts";
+import { ago, nudgeText, SESSION_HINT } from "../lib/capture/nudge.ts";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
 import { itemAddress, listingAddress, repositoryAddress } from "../lib/address/key.ts";
 import { issue, repository, seedListing } from "./fixtures_memory.ts";

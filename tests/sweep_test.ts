@@ -18,7 +18,7 @@ import type {
   RepositoryResource,
   Resource,
 } from "../lib/types.ts";
-import type { SweepSummary } from "../lib/sweep.ts";
+import type { SweepSummary } from "../lib/sweep/sweep.ts";
 
 const BIG = `${FACTS.big.owner}/${FACTS.big.name}`;
 const PY = `${FACTS.pythonClient.owner}/${FACTS.pythonClient.name}`;

@@ -24,7 +24,7 @@ export { openEmbeddedStore, SqliteStore } from "./sqlite.ts";
 /** The store the config names: the graph store at `store.url`, else SQLite at `store.path`. */
 export async function openStore(config: Config): Promise<Store> {
   if (config.store.url !== null) {
-    const { openGraphStore } = await import("./graph.ts");
+    const { openGraphStore } = await import("./graph/store.ts");
     return await openGraphStore(config);
   }
   return openEmbeddedStore(config.store.path);

@@ -15,8 +15,8 @@ import { rgraphCommand, sandbox } from "../helpers.ts";
 import { openEmbeddedStore } from "../../lib/store/mod.ts";
 import process from "node:process";
 import { itemAddress, listingAddress } from "../../lib/address/key.ts";
-import { answer } from "../../lib/serve.ts";
-import { nudgeText } from "../../lib/nudge.ts";
+import { answer } from "../../lib/serve/answer.ts";
+import { nudgeText } from "../../lib/capture/nudge.ts";
 import { issue, seedListing } from "../fixtures_memory.ts";
 
 const ISSUES = 100_000;

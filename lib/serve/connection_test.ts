@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { StoreConnection } from "./store_connection.ts";
-import { type Store, StoreUnavailableError } from "./store/contract.ts";
-import { openEmbeddedStore } from "./store/mod.ts";
+import { StoreConnection } from "./connection.ts";
+import { type Store, StoreUnavailableError } from "../store/contract.ts";
+import { openEmbeddedStore } from "../store/mod.ts";
 
 /** An opener that is down until `up()` is called, counting attempts; opens real embedded stores. */
 async function server() {

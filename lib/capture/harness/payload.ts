@@ -13,7 +13,7 @@
  * @module
  */
 
-import { sha256Hex } from "./digest.ts";
+import { sha256Hex } from "../../digest.ts";
 
 /** A JSON object. */
 export type Json = Record<string, unknown>;

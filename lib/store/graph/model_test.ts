@@ -14,9 +14,9 @@ import {
   touchProps,
   UNIQUE,
   unreachableReason,
-} from "./graph_model.ts";
-import { issue, pullRequest, repository, touch } from "../../tests/store_contract.ts";
-import { listingAddress } from "../address/key.ts";
+} from "./model.ts";
+import { issue, pullRequest, repository, touch } from "../../../tests/store_contract.ts";
+import { listingAddress } from "../../address/key.ts";
 
 Deno.test("dialectOf: Memgraph by its agent, Neo4j only when dbms.components names it", () => {
   assert.equal(

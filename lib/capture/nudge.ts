@@ -14,10 +14,10 @@
  * @module
  */
 
-import type { Address, Listing } from "./types.ts";
-import type { Store } from "./store/contract.ts";
-import { shortName } from "./address/key.ts";
-import { chooseListing } from "./listing.ts";
+import type { Address, Listing } from "../types.ts";
+import type { Store } from "../store/contract.ts";
+import { shortName } from "../address/key.ts";
+import { chooseListing } from "../address/listing.ts";
 
 /** The one line a harness adds to the model's context at session start. */
 export const SESSION_HINT =

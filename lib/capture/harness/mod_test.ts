@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { adapterFor, HARNESS_NAMES, HARNESSES } from "./mod.ts";
 import type { HarnessName, HookEvent, ToolStartEvent } from "./event.ts";
 
-const FIXTURES = new URL("../../fixtures/payloads/", import.meta.url);
+const FIXTURES = new URL("../../../fixtures/payloads/", import.meta.url);
 
 function fixture(harness: HarnessName, name: string): unknown {
   return JSON.parse(Deno.readTextFileSync(new URL(`${harness}/${name}.json`, FIXTURES)));

@@ -22,15 +22,15 @@
  * @module
  */
 
-import { parseKey } from "./address/key.ts";
+import { parseKey } from "../address/key.ts";
 import { listingRequests, pages, REPOSITORY_REQUESTS, resourceRequests } from "./cost.ts";
-import { AuthError, RateLimitedError } from "./github/http.ts";
-import type { ChangedHead, Fetched, Source } from "./github/source.ts";
-import { UnavailableError } from "./github/source.ts";
-import { Limiter } from "./github/http.ts";
-import { itemPoints, listingPoints } from "./github/queries.ts";
-import { chooseListing, memberMatches } from "./listing.ts";
-import type { ResourceHead, ResourceWrite, Settlement, Store } from "./store/contract.ts";
+import { AuthError, RateLimitedError } from "../github/http.ts";
+import type { ChangedHead, Fetched, Source } from "../github/source.ts";
+import { UnavailableError } from "../github/source.ts";
+import { Limiter } from "../github/http.ts";
+import { itemPoints, listingPoints } from "../github/queries.ts";
+import { chooseListing, memberMatches } from "../address/listing.ts";
+import type { ResourceHead, ResourceWrite, Settlement, Store } from "../store/contract.ts";
 import type {
   Address,
   ItemAddress,
@@ -42,7 +42,7 @@ import type {
   Resource,
   Touch,
   UnresolvedReason,
-} from "./types.ts";
+} from "../types.ts";
 
 /** How a Sweep runs. */
 export interface SweepOptions {

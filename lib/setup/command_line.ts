@@ -20,7 +20,7 @@ import {
   type Plan,
   planDiff,
   relative,
-} from "./mod.ts";
+} from "./install.ts";
 
 function spec(action: Plan["action"]) {
   return {

@@ -6,7 +6,7 @@ import {
   addressesFromToolCall,
   parseAddress,
   type ParseContext,
-} from "./mod.ts";
+} from "./parse.ts";
 
 /** `/work/app` is a clone of acme/app; `/work/other` is not a GitHub repository. */
 const REPOS: Record<string, { owner: string; repo: string }> = {

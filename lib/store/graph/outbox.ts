@@ -8,16 +8,16 @@
  *
  * @example
  * ```ts
- * import { loadConfig } from "../config.ts";
+ * import { loadConfig } from "../../config.ts";
  * import { syncWithGraph } from "./outbox.ts";
  * const report = await syncWithGraph(loadConfig()); // { drained: 3, resources: 12, listings: 1 }
  * ```
  * @module
  */
 
-import type { Config } from "../config.ts";
-import type { GraphStore, GraphTarget } from "./graph.ts";
-import { openEmbeddedStore, type SqliteStore } from "./sqlite.ts";
+import type { Config } from "../../config.ts";
+import type { GraphStore, GraphTarget } from "./store.ts";
+import { openEmbeddedStore, type SqliteStore } from "../sqlite.ts";
 
 /** Touches moved per graph transaction. */
 const DRAIN_BATCH = 500;
@@ -102,7 +102,7 @@ export async function syncWithGraph(
   stores: { graph?: GraphStore; local?: SqliteStore } = {},
 ): Promise<SyncReport> {
   // The Bolt driver loads only here: the hook imports nothing of this module's callers.
-  const { openGraphStore } = await import("./graph.ts");
+  const { openGraphStore } = await import("./store.ts");
   const graph = stores.graph ?? await openGraphStore(config, { sync: false });
   const local = stores.local ?? openEmbeddedStore(config.store.path);
   try {
@@ -135,7 +135,7 @@ export async function migrateToGraph(
   userId: string,
   target: GraphTarget,
 ): Promise<MigrateCounts> {
-  const { connectGraph } = await import("./graph.ts");
+  const { connectGraph } = await import("./store.ts");
   const local = openEmbeddedStore(path);
   try {
     const graph = await connectGraph(target, { leaseUser: userId });

@@ -24,8 +24,8 @@ import type {
   ListingAddress,
   ListingMember,
   RepositoryResource,
-} from "./types.ts";
-import { ago } from "./nudge.ts";
+} from "../types.ts";
+import { ago } from "../capture/nudge.ts";
 
 /** Comments (and review comments) per page of a thread. */
 export const COMMENTS_PER_PAGE = 50;

@@ -22,10 +22,10 @@
  * @module
  */
 
-import type * as ConfigModule from "./config.ts";
-import type { Config } from "./config.ts";
-import { configPath, defaultDataDir } from "./config_path.ts";
-import { sha256Hex } from "./harness/digest.ts";
+import type * as ConfigModule from "../config.ts";
+import type { Config } from "../config.ts";
+import { configPath, defaultDataDir } from "../config_path.ts";
+import { sha256Hex } from "../digest.ts";
 
 /** What the hook reads from the config: who records, and into which store. */
 export type HookConfig = Pick<Config, "file" | "data_dir" | "identity"> & {
@@ -93,7 +93,7 @@ export async function loadHookConfig(file: string = configPath()): Promise<HookC
   // Specifier built at run time: a literal one makes Deno resolve the npm
   // package while loading the hook's module graph, which is the cost avoided.
   const { loadConfig, parseConfig } = await import(
-    new URL("./config.ts", import.meta.url).href
+    new URL("../config.ts", import.meta.url).href
   ) as typeof ConfigModule;
   // A read error is reported the way loadConfig reports it.
   const full = readError ? loadConfig(file) : parseConfig(text, file);

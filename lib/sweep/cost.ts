@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { Resource } from "./types.ts";
+import type { Resource } from "../types.ts";
 
 /** GitHub's largest page. */
 const PAGE = 100;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, loadConfig } from "../config.ts";
 import { hookConfigCachePath, loadHookConfig } from "./hook_config.ts";
 
 /** A temp config file and data directory; `XDG_DATA_HOME` points at it while `fn` runs. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isMemoryRead, touchesFor } from "./touch.ts";
-import { itemAddress, listingAddress, repositoryAddress } from "./address/key.ts";
+import { itemAddress, listingAddress, repositoryAddress } from "../address/key.ts";
 import type { ToolStartEvent, UserPromptEvent } from "./harness/event.ts";
 
 const NOW = new Date("2026-11-30T12:00:00.000Z");

@@ -10,9 +10,9 @@ import {
   renderRepository,
   threadOf,
 } from "./render.ts";
-import { listingAddress } from "./address/key.ts";
-import { parseAddress } from "./address/mod.ts";
-import type { IssueResource, Listing, ListingMember, PullRequestResource } from "./types.ts";
+import { listingAddress } from "../address/key.ts";
+import { parseAddress } from "../address/parse.ts";
+import type { IssueResource, Listing, ListingMember, PullRequestResource } from "../types.ts";
 
 const NOW = new Date("2026-11-30T00:00:00Z");
 const CTX = { now: NOW, nonce: "00112233aabbccdd" };

@@ -20,7 +20,7 @@
  *
  * @example
  * ```ts
- * import { ddl, dialectOf } from "./graph_model.ts";
+ * import { ddl, dialectOf } from "./model.ts";
  * const dialect = dialectOf("Neo4j/5.26.18", "Neo4j Kernel"); // "neo4j"
  * ddl(dialect)[0]; // "CREATE CONSTRAINT rgraph_resource_node_id IF NOT EXISTS FOR (n:Resource) REQUIRE n.node_id IS UNIQUE"
  * ```
@@ -28,8 +28,8 @@
  */
 
 import { createHash } from "node:crypto";
-import { repositoryAddress } from "../address/key.ts";
-import type { Comment, Listing, NewTouch, Resource, Touch } from "../types.ts";
+import { repositoryAddress } from "../../address/key.ts";
+import type { Comment, Listing, NewTouch, Resource, Touch } from "../../types.ts";
 
 /** Which graph server answers: their DDL differs, their data Cypher is kept common. */
 export type Dialect = "memgraph" | "neo4j";

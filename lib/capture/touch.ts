@@ -11,7 +11,7 @@
  * @example
  * ```ts
  * import { touchesFor } from "./touch.ts";
- * import { itemAddress } from "./address/key.ts";
+ * import { itemAddress } from "../address/key.ts";
  * const event = { type: "user_prompt", session_id: "s1", cwd: null, prompt: "see o/r#5", agent_id: null } as const;
  * const [t] = touchesFor(event, [itemAddress("o", "r", 5)], { userId: "alice", harness: "claude-code", now: new Date() });
  * t.provenance; // "PROMPTED"
@@ -19,9 +19,9 @@
  * @module
  */
 
-import type { Address, NewTouch } from "./types.ts";
+import type { Address, NewTouch } from "../types.ts";
 import type { HarnessName, ToolStartEvent, UserPromptEvent } from "./harness/event.ts";
-import { sha256Hex } from "./harness/digest.ts";
+import { sha256Hex } from "../digest.ts";
 
 /** Who records, from which harness, when. */
 export interface TouchContext {

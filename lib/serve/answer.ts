@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { answer } from "./serve.ts";
+ * import { answer } from "./answer.ts";
  * const a = await answer(store, parseKey("github:o/r#5"), { userId: "alice", now: new Date() });
  * a.outcome; // "hit" | "subsumed" | "miss"
  * console.log(a.text);
@@ -22,12 +22,12 @@ import type {
   ListingMember,
   NewTouch,
   Resource,
-} from "./types.ts";
-import type { Store } from "./store/contract.ts";
-import type { Config } from "./config.ts";
-import { parseAddress } from "./address/mod.ts";
-import { readGitRemote } from "./git_remote.ts";
-import { chooseListing, memberMatches } from "./listing.ts";
+} from "../types.ts";
+import type { Store } from "../store/contract.ts";
+import type { Config } from "../config.ts";
+import { parseAddress } from "../address/parse.ts";
+import { readGitRemote } from "../capture/git_remote.ts";
+import { chooseListing, memberMatches } from "../address/listing.ts";
 import {
   COMMENTS_PER_PAGE,
   type ListingView,

@@ -16,7 +16,7 @@
  *
  * @example
  * ```ts
- * import { addressesFromToolCall } from "./mod.ts";
+ * import { addressesFromToolCall } from "./parse.ts";
  * const ctx = { cwd: "/w/app", githubLogin: null, repoOfCwd: () => ({ owner: "o", repo: "r" }) };
  * addressesFromToolCall({ tool: "Bash", input: { command: "gh issue view 5 --comments" } }, ctx);
  * // [{ kind: "item", key: "github:o/r#5", … }]

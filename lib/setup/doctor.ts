@@ -19,7 +19,7 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { type Config, configPath, loadConfig } from "../config.ts";
-import { adapterFor } from "../harness/mod.ts";
+import { adapterFor } from "../capture/harness/mod.ts";
 import { SCHEMA_VERSION } from "../store/schema.ts";
 import { HOOK_EVENTS, type Target } from "./harnesses.ts";
 import {
@@ -29,7 +29,7 @@ import {
   type HarnessId,
   resolvedTargets,
   type Scope,
-} from "./mod.ts";
+} from "./install.ts";
 import { shellQuote } from "./command.ts";
 import { parseToml } from "./toml_edit.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { chooseListing, memberMatches, relate } from "./listing.ts";
-import { type FilterInput, listingAddress, normalizeFilters } from "./address/key.ts";
-import type { Listing, ListingKind, ListingMember } from "./types.ts";
+import { type FilterInput, listingAddress, normalizeFilters } from "./key.ts";
+import type { Listing, ListingKind, ListingMember } from "../types.ts";
 
 function stored(
   kind: ListingKind,

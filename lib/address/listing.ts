@@ -18,7 +18,7 @@
  * @example
  * ```ts
  * import { chooseListing } from "./listing.ts";
- * import { listingAddress } from "./address/key.ts";
+ * import { listingAddress } from "./key.ts";
  * const asked = listingAddress("o", "r", "issues", { labels: ["bug"] }, 30);
  * const m = chooseListing(asked, storedListingsOfOR);
  * m.outcome; // "subsumed" when "github:o/r/issues?state=open" is stored fully expanded
@@ -26,7 +26,7 @@
  * @module
  */
 
-import type { Listing, ListingAddress, ListingFilters, ListingMember } from "./types.ts";
+import type { Listing, ListingAddress, ListingFilters, ListingMember } from "../types.ts";
 
 /** How one stored Listing relates to an asked one. */
 export type ListingRelation = "hit" | "subsumed" | "miss";

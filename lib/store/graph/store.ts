@@ -11,8 +11,8 @@
  *
  * @example
  * ```ts
- * import { loadConfig } from "../config.ts";
- * import { openGraphStore } from "./graph.ts";
+ * import { loadConfig } from "../../config.ts";
+ * import { openGraphStore } from "./store.ts";
  * const store = await openGraphStore(loadConfig()); // [store] url = "bolt://127.0.0.1:7687"
  * await store.getResource("github:memgraph/memgraph#123");
  * await store.close();
@@ -21,7 +21,7 @@
  */
 
 import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
-import type { Config } from "../config.ts";
+import type { Config } from "../../config.ts";
 import {
   type Edge,
   type MemoryStats,
@@ -33,11 +33,11 @@ import {
   StoreUnavailableError,
   type TouchQuery,
   type UserStats,
-} from "./contract.ts";
-import { openEmbeddedStore, type SqliteStore } from "./sqlite.ts";
-import { declaredEdges } from "./declared.ts";
+} from "../contract.ts";
+import { openEmbeddedStore, type SqliteStore } from "../sqlite.ts";
+import { declaredEdges } from "../declared.ts";
 import { syncWithGraph } from "./outbox.ts";
-import * as Q from "./graph_cypher.ts";
+import * as Q from "./cypher.ts";
 import {
   commentProps,
   ddl,
@@ -53,7 +53,7 @@ import {
   schemaTag,
   touchProps,
   unreachableReason,
-} from "./graph_model.ts";
+} from "./model.ts";
 import type {
   CacheOutcome,
   EdgeKind,
@@ -65,7 +65,7 @@ import type {
   ResourceKind,
   Touch,
   UnresolvedReason,
-} from "../types.ts";
+} from "../../types.ts";
 
 /** Resources per write transaction: bounds a transaction's size on big sweeps. */
 const BATCH = 250;

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { applyPlan, makePlan } from "./mod.ts";
+ * import { applyPlan, makePlan } from "./install.ts";
  * const plan = await makePlan("install", "claude-code", { scope: "project", dir: "/repo" });
  * await applyPlan(plan); // writes .claude/settings.json and .mcp.json
  * ```
@@ -13,7 +13,7 @@
  */
 
 import { userInfo } from "node:os";
-import pluginSource from "../harness/opencode_plugin.js" with { type: "text" };
+import pluginSource from "../capture/harness/opencode_plugin.js" with { type: "text" };
 import { configPath, loadConfig } from "../config.ts";
 import { UserError } from "../errors.ts";
 import { type Invocation, invocation } from "./command.ts";

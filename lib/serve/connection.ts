@@ -8,8 +8,8 @@
  *
  * @example
  * ```ts
- * import { StoreConnection } from "./store_connection.ts";
- * import { openStore } from "./store/mod.ts";
+ * import { StoreConnection } from "./connection.ts";
+ * import { openStore } from "../store/mod.ts";
  * const conn = new StoreConnection(() => openStore(config));
  * const n = await conn.use((store) => store.recordTouches([]));
  * await conn.close();
@@ -17,7 +17,7 @@
  * @module
  */
 
-import { type Store, StoreUnavailableError } from "./store/contract.ts";
+import { type Store, StoreUnavailableError } from "../store/contract.ts";
 
 /** Backoff and clock for {@link StoreConnection}; tests pass a fake clock. */
 export interface ConnectionOptions {
