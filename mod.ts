@@ -18,29 +18,40 @@
  */
 
 export type * from "./lib/types.ts";
-export {
-  itemAddress,
-  listingAddress,
-  parseKey,
-  repositoryAddress,
-  shortName,
-} from "./lib/address/key.ts";
+export { type Config, ConfigError, configPath, loadConfig } from "./lib/config.ts";
+export { UsageError, UserError } from "./lib/errors.ts";
 export {
   addressesFromPrompt,
   addressesFromToolCall,
+  chooseListing,
+  itemAddress,
+  listingAddress,
+  memberMatches,
   parseAddress,
   type ParseContext,
+  parseKey,
   type PlatformAdapter,
-} from "./lib/address/parse.ts";
-export { readGitRemote } from "./lib/capture/git_remote.ts";
-export { type Config, ConfigError, configPath, loadConfig } from "./lib/config.ts";
-export { UsageError, UserError } from "./lib/errors.ts";
-export { IdentityRequiredError, type Store, StoreUnavailableError } from "./lib/store/contract.ts";
-export { openEmbeddedStore, openStore, SqliteStore } from "./lib/store/mod.ts";
-export { adapterFor, HARNESS_NAMES, type HarnessName } from "./lib/capture/harness/mod.ts";
-export { touchesFor } from "./lib/capture/touch.ts";
-export { chooseListing, memberMatches, relate } from "./lib/address/listing.ts";
-export { nudgeText, SESSION_HINT } from "./lib/capture/nudge.ts";
-export { answer } from "./lib/serve/answer.ts";
-export { sweep, type SweepSummary } from "./lib/sweep/sweep.ts";
+  relate,
+  repositoryAddress,
+  shortName,
+} from "./lib/address/mod.ts";
+export {
+  adapterFor,
+  HARNESS_NAMES,
+  type HarnessName,
+  nudgeText,
+  readGitRemote,
+  SESSION_HINT,
+  touchesFor,
+} from "./lib/capture/mod.ts";
+export { sweep, type SweepSummary } from "./lib/sweep/mod.ts";
 export { openSource, type Source } from "./lib/github/mod.ts";
+export { answer } from "./lib/serve/mod.ts";
+export {
+  IdentityRequiredError,
+  openEmbeddedStore,
+  openStore,
+  SqliteStore,
+  type Store,
+  StoreUnavailableError,
+} from "./lib/store/mod.ts";

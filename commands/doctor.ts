@@ -6,7 +6,7 @@
  */
 
 import { parseCommand } from "../lib/cli.ts";
-import { formatChecks, runChecks } from "../lib/setup/doctor.ts";
+import { formatChecks, runChecks } from "../lib/setup/mod.ts";
 
 const SPEC = {
   name: "doctor",

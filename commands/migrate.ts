@@ -11,8 +11,7 @@
 import { parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError, UserError } from "../lib/errors.ts";
-import { migrateToGraph } from "../lib/store/graph/outbox.ts";
-import { printableUrl } from "../lib/store/graph/model.ts";
+import { migrateToGraph, printableUrl } from "../lib/store/mod.ts";
 
 const SPEC = {
   name: "migrate",

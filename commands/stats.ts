@@ -9,7 +9,7 @@
 import { parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
-import { formatStats, statsReport } from "../lib/setup/stats.ts";
+import { formatStats, statsReport } from "../lib/setup/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 
 const SPEC = {

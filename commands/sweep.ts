@@ -9,10 +9,9 @@
 import { parseCommand, positiveInt } from "../lib/cli.ts";
 import { loadConfig } from "../lib/config.ts";
 import { UserError } from "../lib/errors.ts";
-import { AuthError } from "../lib/github/http.ts";
-import { openSource } from "../lib/github/mod.ts";
+import { AuthError, openSource } from "../lib/github/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
-import { sweep, type SweepProgress, type SweepSummary } from "../lib/sweep/sweep.ts";
+import { sweep, type SweepProgress, type SweepSummary } from "../lib/sweep/mod.ts";
 
 const SPEC = {
   name: "sweep",

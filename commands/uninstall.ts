@@ -1,13 +1,13 @@
 /**
  * `rgraph uninstall <harness>`: removes exactly what `rgraph install` added
- * (see `lib/install/`).
+ * (see `lib/setup/`); flags and report are install's.
  *
  * @module
  */
 
-import { runSetup } from "../lib/setup/command_line.ts";
+import { setupMain } from "./install.ts";
 
 /** Runs `rgraph uninstall ARGS`. */
 export function main(args: string[]): Promise<number> {
-  return runSetup("uninstall", args);
+  return setupMain("uninstall", args);
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { DENO_FLAGS } from "../lib/setup/command.ts";
+import { DENO_FLAGS } from "../lib/setup/mod.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;

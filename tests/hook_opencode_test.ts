@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { rgraphCommand, sandbox } from "./helpers.ts";
 
-const PLUGIN = new URL("../lib/capture/harness/opencode_plugin.js", import.meta.url);
+const PLUGIN = new URL("../lib/setup/opencode_plugin.js", import.meta.url);
 const MARKER = /^const RGRAPH_COMMAND = \["rgraph"\];.*$/m;
 
 /** A copy of the plugin whose command is `command` (as `rgraph install` writes it). */

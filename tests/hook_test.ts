@@ -11,7 +11,7 @@ import { RGRAPH_FLAGS, type RunResult, type Sandbox, sandbox } from "./helpers.t
 import { HARNESS_NAMES, HARNESSES } from "../lib/capture/harness/mod.ts";
 import type { HarnessName, ToolStartEvent } from "../lib/capture/harness/event.ts";
 import { nudgeText, SESSION_HINT } from "../lib/capture/nudge.ts";
-import { openEmbeddedStore } from "../lib/store/sqlite.ts";
+import { openEmbeddedStore } from "../lib/store/mod.ts";
 import { itemAddress } from "../lib/address/key.ts";
 import type { IssueResource } from "../lib/types.ts";
 

@@ -1,7 +1,8 @@
 /** The Nudge line against a real embedded store: what the hook adds before a fetch. */
 
 import assert from "node:assert/strict";
-import { ago, nudgeText, SESSION_HINT } from "../lib/capture/nudge.ts";
+import { nudgeText, SESSION_HINT } from "../lib/capture/mod.ts";
+import { ago } from "../lib/time.ts";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
 import { itemAddress, listingAddress, repositoryAddress } from "../lib/address/key.ts";
 import { issue, repository, seedListing } from "./fixtures_memory.ts";

@@ -6,7 +6,7 @@
  * @example
  * ```ts
  * import { storeContract } from "./store_contract.ts";
- * import { openEmbeddedStore } from "../lib/store/sqlite.ts";
+ * import { openEmbeddedStore } from "../lib/store/sqlite/store.ts";
  * storeContract("sqlite", async () => openEmbeddedStore(await Deno.makeTempFile()));
  * ```
  * @module

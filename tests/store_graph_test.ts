@@ -26,7 +26,7 @@ import {
   storeContract,
 } from "./store_contract.ts";
 import { listingAddress } from "../lib/address/key.ts";
-import { connectGraph, type GraphStore } from "../lib/store/graph/store.ts";
+import { connectGraph, type GraphStore } from "../lib/store/graph/mod.ts";
 import { type Emulator, startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
 import { type RunResult, type Sandbox, sandbox } from "./helpers.ts";

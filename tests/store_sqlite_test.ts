@@ -15,10 +15,10 @@ import {
   storeContract,
   touch,
 } from "./store_contract.ts";
-import { openEmbeddedStore, referenceKey } from "../lib/store/sqlite.ts";
+import { openEmbeddedStore, referenceKey } from "../lib/store/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { parseConfig } from "../lib/config.ts";
-import { migrate, SCHEMA_VERSION } from "../lib/store/schema.ts";
+import { migrate, SCHEMA_VERSION } from "../lib/store/sqlite/schema.ts";
 import { listingAddress } from "../lib/address/key.ts";
 import type { Listing } from "../lib/types.ts";
 import { DatabaseSync } from "node:sqlite";
@@ -50,7 +50,7 @@ function dbTest(name: string, fn: (db: { dir: string; path: string }) => Promise
   });
 }
 
-const STORE_MODULE = new URL("../lib/store/sqlite.ts", import.meta.url).href;
+const STORE_MODULE = new URL("../lib/store/sqlite/store.ts", import.meta.url).href;
 const CONTRACT_MODULE = new URL("./store_contract.ts", import.meta.url).href;
 
 /** Runs a TypeScript snippet as its own `deno` process. */

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { type Emulator, startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
 import { RGRAPH_FLAGS, type Sandbox, sandbox } from "./helpers.ts";
-import { openEmbeddedStore } from "../lib/store/sqlite.ts";
+import { openEmbeddedStore } from "../lib/store/mod.ts";
 import { listingAddress } from "../lib/address/key.ts";
 import type {
   ItemResource,
@@ -18,7 +18,7 @@ import type {
   RepositoryResource,
   Resource,
 } from "../lib/types.ts";
-import type { SweepSummary } from "../lib/sweep/sweep.ts";
+import type { SweepSummary } from "../lib/sweep/mod.ts";
 
 const BIG = `${FACTS.big.owner}/${FACTS.big.name}`;
 const PY = `${FACTS.pythonClient.owner}/${FACTS.pythonClient.name}`;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { githubRepoOfRemote, originUrl } from "../address/remote.ts";
+import { githubRepoOfRemote, originUrl } from "../address/mod.ts";
 
 // Path arithmetic by hand, not node:path: loading it costs the hook ~10 ms of
 // start-up per tool call. Windows separators are read as `/`, which Deno's

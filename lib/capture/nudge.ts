@@ -15,9 +15,9 @@
  */
 
 import type { Address, Listing } from "../types.ts";
-import type { Store } from "../store/contract.ts";
-import { shortName } from "../address/key.ts";
-import { chooseListing } from "../address/listing.ts";
+import type { Store } from "../store/sqlite/mod.ts";
+import { chooseListing, shortName } from "../address/mod.ts";
+import { ago } from "../time.ts";
 
 /** The one line a harness adds to the model's context at session start. */
 export const SESSION_HINT =
@@ -27,24 +27,6 @@ export const SESSION_HINT =
 
 const TAIL = " — resource returns it";
 const MAX_TITLE = 80;
-
-/**
- * A short relative age: `just now`, `5m ago`, `2h ago`, `3d ago`, `4mo ago`,
- * `2y ago`. Times in the future (clock skew) read as `just now`.
- */
-export function ago(iso: string, now: Date): string {
-  const ms = now.getTime() - Date.parse(iso);
-  if (!Number.isFinite(ms)) return "at an unknown time";
-  const min = Math.floor(ms / 60_000);
-  if (min < 1) return "just now";
-  if (min < 60) return `${min}m ago`;
-  const h = Math.floor(min / 60);
-  if (h < 48) return `${h}h ago`;
-  const d = Math.floor(h / 24);
-  if (d < 60) return `${d}d ago`;
-  if (d < 730) return `${Math.floor(d / 30)}mo ago`;
-  return `${Math.floor(d / 365)}y ago`;
-}
 
 /**
  * A GitHub title made safe for the model's context, where it sits unfenced:

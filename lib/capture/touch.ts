@@ -20,7 +20,7 @@
  */
 
 import type { Address, NewTouch } from "../types.ts";
-import type { HarnessName, ToolStartEvent, UserPromptEvent } from "./harness/event.ts";
+import type { HarnessName, ToolStartEvent, UserPromptEvent } from "./harness/mod.ts";
 import { sha256Hex } from "../digest.ts";
 
 /** Who records, from which harness, when. */

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { itemAddress, repositoryAddress } from "../address/key.ts";
+import { itemAddress, repositoryAddress } from "../address/mod.ts";
 import type { Comment, ItemResource, RepositoryResource } from "../types.ts";
 import type { CommentNode, ItemNode, RepositoryNode, ReviewCommentNode } from "./types.ts";
 

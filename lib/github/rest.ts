@@ -20,7 +20,7 @@
  * @module
  */
 
-import { itemAddress, repositoryAddress } from "../address/key.ts";
+import { itemAddress, repositoryAddress } from "../address/mod.ts";
 import type { Comment, ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
 import { resourceBase } from "./map.ts";
 import { arr, bool, type Decoded, nullable, num, obj, optional, str } from "./decode.ts";

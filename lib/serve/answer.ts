@@ -23,11 +23,10 @@ import type {
   NewTouch,
   Resource,
 } from "../types.ts";
-import type { Store } from "../store/contract.ts";
+import type { Store } from "../store/mod.ts";
 import type { Config } from "../config.ts";
-import { parseAddress } from "../address/parse.ts";
-import { readGitRemote } from "../capture/git_remote.ts";
-import { chooseListing, memberMatches } from "../address/listing.ts";
+import { chooseListing, memberMatches, parseAddress } from "../address/mod.ts";
+import { readGitRemote } from "../capture/mod.ts";
 import {
   COMMENTS_PER_PAGE,
   type ListingView,

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { type Store, StoreUnavailableError } from "../store/contract.ts";
+import { type Store, StoreUnavailableError } from "../store/mod.ts";
 
 /** Backoff and clock for {@link StoreConnection}; tests pass a fake clock. */
 export interface ConnectionOptions {

@@ -25,7 +25,7 @@ import type {
   ListingMember,
   RepositoryResource,
 } from "../types.ts";
-import { ago } from "../capture/nudge.ts";
+import { ago } from "../time.ts";
 
 /** Comments (and review comments) per page of a thread. */
 export const COMMENTS_PER_PAGE = 50;

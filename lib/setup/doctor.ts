@@ -19,8 +19,8 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { type Config, configPath, loadConfig } from "../config.ts";
-import { adapterFor } from "../capture/harness/mod.ts";
-import { SCHEMA_VERSION } from "../store/schema.ts";
+import { adapterFor } from "../capture/mod.ts";
+import { SCHEMA_VERSION } from "../store/mod.ts";
 import { HOOK_EVENTS, type Target } from "./harnesses.ts";
 import {
   contextFor,

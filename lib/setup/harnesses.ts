@@ -60,7 +60,7 @@ export interface Context {
   /** Environment variables that move a harness's home (CODEX_HOME, COPILOT_HOME, GROK_HOME, XDG_CONFIG_HOME). */
   env: Record<string, string | undefined>;
   invocation: Invocation;
-  /** The OpenCode plugin's source as shipped (`lib/harness/opencode_plugin.js`). */
+  /** The OpenCode plugin's source as shipped (`lib/setup/opencode_plugin.js`). */
   pluginSource: string;
 }
 

@@ -13,7 +13,7 @@
  */
 
 import { userInfo } from "node:os";
-import pluginSource from "../capture/harness/opencode_plugin.js" with { type: "text" };
+import pluginSource from "./opencode_plugin.js" with { type: "text" };
 import { configPath, loadConfig } from "../config.ts";
 import { UserError } from "../errors.ts";
 import { type Invocation, invocation } from "./command.ts";

@@ -15,7 +15,7 @@
  * @module
  */
 
-import type { MemoryStats, UserStats } from "../store/contract.ts";
+import type { MemoryStats, UserStats } from "../store/mod.ts";
 
 /** The report, as `rgraph stats --json` prints it. */
 export interface StatsReport {

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { itemAddress } from "../address/key.ts";
+import { itemAddress } from "../address/mod.ts";
 import type { EdgeKind, Resource } from "../types.ts";
 
 /**

@@ -1,9 +1,13 @@
 /**
- * Opening the configured store: the embedded SQLite file by default, the
- * shared graph store when `[store] url` is set. The graph store (and the Bolt
- * driver behind it) is imported only when configured, so commands on the
- * embedded store never load it. The hook imports `./sqlite.ts` directly: it
- * always writes to the local file, whatever store is configured.
+ * The store: where Resources, Listings and Touches live. The embedded SQLite
+ * file by default, the shared graph store when `[store] url` is set.
+ * - `contract.ts` — the {@link Store} every implementation keeps;
+ * - `sqlite/` — the embedded store (SQLite);
+ * - `graph/` — the graph store and the outbox that feeds it;
+ * - `declared.ts` — the edges a Resource declares, which both stores draw.
+ *
+ * The graph store (and the Bolt driver behind it) is imported only when one
+ * is used, so commands on the embedded store, and the hook, never load it.
  *
  * @example
  * ```ts
@@ -17,15 +21,42 @@
 
 import type { Config } from "../config.ts";
 import type { Store } from "./contract.ts";
-import { openEmbeddedStore } from "./sqlite.ts";
+import type { GraphTarget, MigrateCounts } from "./graph/mod.ts";
+import { openEmbeddedStore } from "./sqlite/mod.ts";
 
-export { openEmbeddedStore, SqliteStore } from "./sqlite.ts";
+export {
+  type Edge,
+  IdentityRequiredError,
+  type MemoryStats,
+  requireUser,
+  type ResourceHead,
+  type ResourceWrite,
+  type Settlement,
+  type Store,
+  StoreUnavailableError,
+  type TouchQuery,
+  type UserStats,
+} from "./contract.ts";
+export { openEmbeddedStore, SCHEMA_VERSION, SqliteStore, StoreOpenError } from "./sqlite/mod.ts";
+export { referenceKey } from "./declared.ts";
+export { printableUrl } from "./bolt_url.ts";
+export type { GraphStore, GraphTarget, MigrateCounts, SyncReport } from "./graph/mod.ts";
 
 /** The store the config names: the graph store at `store.url`, else SQLite at `store.path`. */
 export async function openStore(config: Config): Promise<Store> {
   if (config.store.url !== null) {
-    const { openGraphStore } = await import("./graph/store.ts");
+    const { openGraphStore } = await import("./graph/mod.ts");
     return await openGraphStore(config);
   }
   return openEmbeddedStore(config.store.path);
+}
+
+/** `rgraph migrate`: copies the embedded store at `path` into the graph store at `target`. */
+export async function migrateToGraph(
+  path: string,
+  userId: string,
+  target: GraphTarget,
+): Promise<MigrateCounts> {
+  const graph = await import("./graph/mod.ts");
+  return await graph.migrateToGraph(path, userId, target);
 }

@@ -13,7 +13,7 @@
  */
 
 import { RGRAPH_FLAGS, sandbox } from "../helpers.ts";
-import { openEmbeddedStore } from "../../lib/store/sqlite.ts";
+import { openEmbeddedStore } from "../../lib/store/mod.ts";
 import { issue } from "../fixtures_memory.ts";
 import type { NewTouch } from "../../lib/types.ts";
 

@@ -38,3 +38,4 @@ export const github: PlatformAdapter = {
     return fromShortForm(t);
   },
 };
+export { githubRepoOfRemote, originUrl } from "./remote.ts";

@@ -28,7 +28,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { repositoryAddress } from "../../address/key.ts";
+import { repositoryAddress } from "../../address/mod.ts";
 import type { Comment, Listing, NewTouch, Resource, Touch } from "../../types.ts";
 
 /** Which graph server answers: their DDL differs, their data Cypher is kept common. */
@@ -266,17 +266,4 @@ export function decodeListing(props: Props): Listing {
     fully_expanded: props.fully_expanded === true,
     fetched_at: props.fetched_at as string,
   };
-}
-
-/**
- * A Bolt URL fit to print: any `user:password@` is dropped, so credentials
- * written into a URL never reach output or logs.
- *
- * @example
- * ```ts
- * printableUrl("bolt://neo:secret@db:7687"); // "bolt://db:7687"
- * ```
- */
-export function printableUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, "$1");
 }

@@ -8,16 +8,14 @@
  *
  * @example
  * ```ts
- * import { loadConfig } from "../../config.ts";
- * import { syncWithGraph } from "./outbox.ts";
- * const report = await syncWithGraph(loadConfig()); // { drained: 3, resources: 12, listings: 1 }
+ * import { syncStores } from "./outbox.ts";
+ * const report = await syncStores(local, graph); // { drained: 3, resources: 12, listings: 1 }
  * ```
  * @module
  */
 
-import type { Config } from "../../config.ts";
-import type { GraphStore, GraphTarget } from "./store.ts";
-import { openEmbeddedStore, type SqliteStore } from "../sqlite.ts";
+import type { SqliteStore } from "../sqlite/mod.ts";
+import type { GraphStore } from "./store.ts";
 
 /** Touches moved per graph transaction. */
 const DRAIN_BATCH = 500;
@@ -93,26 +91,13 @@ async function refreshLocalIndex(
 
 /**
  * The sync a command that may use the network runs when `[store] url` is
- * set: drain the outbox, then refresh the local index. Opens (and closes)
- * whichever of the two stores it is not given. Throws `StoreUnavailableError`
- * when the graph server is down; nothing is lost then.
+ * set: drain the outbox, then refresh the local index. Throws
+ * `StoreUnavailableError` when the graph server is down; nothing is lost then.
  */
-export async function syncWithGraph(
-  config: Config,
-  stores: { graph?: GraphStore; local?: SqliteStore } = {},
-): Promise<SyncReport> {
-  // The Bolt driver loads only here: the hook imports nothing of this module's callers.
-  const { openGraphStore } = await import("./store.ts");
-  const graph = stores.graph ?? await openGraphStore(config, { sync: false });
-  const local = stores.local ?? openEmbeddedStore(config.store.path);
-  try {
-    const drained = await drainOutbox(local, graph);
-    const copied = await refreshLocalIndex(graph, local);
-    return { drained, ...copied };
-  } finally {
-    if (!stores.local) await local.close();
-    if (!stores.graph) await graph.close();
-  }
+export async function syncStores(local: SqliteStore, graph: GraphStore): Promise<SyncReport> {
+  const drained = await drainOutbox(local, graph);
+  const copied = await refreshLocalIndex(graph, local);
+  return { drained, ...copied };
 }
 
 /** What `rgraph migrate` copied. */
@@ -126,41 +111,30 @@ export interface MigrateCounts {
 
 /**
  * Copies an embedded store's Resources (with their aliases), Listings and
- * one user's Touches into the graph store at `target`. Idempotent: Resources
- * and Listings are upserted, and a Touch the graph store has is skipped.
- * The copied Touches are marked sent, so the outbox does not send them again.
+ * one user's Touches into the graph store. Idempotent: Resources and
+ * Listings are upserted, and a Touch the graph store has is skipped. The
+ * copied Touches are marked sent, so the outbox does not send them again.
  */
-export async function migrateToGraph(
-  path: string,
+export async function copyToGraph(
+  local: SqliteStore,
+  graph: GraphStore,
   userId: string,
-  target: GraphTarget,
 ): Promise<MigrateCounts> {
-  const { connectGraph } = await import("./store.ts");
-  const local = openEmbeddedStore(path);
-  try {
-    const graph = await connectGraph(target, { leaseUser: userId });
-    try {
-      const counts: MigrateCounts = { resources: 0, listings: 0, touches: 0, new_touches: 0 };
-      for (const writes of local.exportResources()) {
-        await graph.putResources(writes);
-        counts.resources += writes.length;
-      }
-      for (const { listing, members } of local.exportListings()) {
-        await graph.putListing(listing, members);
-        counts.listings++;
-      }
-      const touches = await local.listTouches(userId);
-      for (let i = 0; i < touches.length; i += DRAIN_BATCH) {
-        const batch = touches.slice(i, i + DRAIN_BATCH);
-        counts.new_touches += await graph.importTouches(batch);
-        await local.markExported(batch.map((t) => t.id), new Date().toISOString());
-      }
-      counts.touches = touches.length;
-      return counts;
-    } finally {
-      await graph.close();
-    }
-  } finally {
-    await local.close();
+  const counts: MigrateCounts = { resources: 0, listings: 0, touches: 0, new_touches: 0 };
+  for (const writes of local.exportResources()) {
+    await graph.putResources(writes);
+    counts.resources += writes.length;
   }
+  for (const { listing, members } of local.exportListings()) {
+    await graph.putListing(listing, members);
+    counts.listings++;
+  }
+  const touches = await local.listTouches(userId);
+  for (let i = 0; i < touches.length; i += DRAIN_BATCH) {
+    const batch = touches.slice(i, i + DRAIN_BATCH);
+    counts.new_touches += await graph.importTouches(batch);
+    await local.markExported(batch.map((t) => t.id), new Date().toISOString());
+  }
+  counts.touches = touches.length;
+  return counts;
 }

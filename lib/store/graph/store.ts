@@ -1,7 +1,7 @@
 /**
  * The shared graph store: Resources, Listings and Touches in Memgraph or Neo4j
  * over Bolt (`neo4j-driver`), in the Context Graph family's model (see
- * `graph_model.ts`). Resources and Listings are shared by the team; Touches
+ * `model.ts`). Resources and Listings are shared by the team; Touches
  * carry their user id and every read of them filters by it.
  *
  * A batch of Resources is written in one transaction of a fixed number of
@@ -11,9 +11,8 @@
  *
  * @example
  * ```ts
- * import { loadConfig } from "../../config.ts";
- * import { openGraphStore } from "./store.ts";
- * const store = await openGraphStore(loadConfig()); // [store] url = "bolt://127.0.0.1:7687"
+ * import { connectGraph } from "./store.ts";
+ * const store = await connectGraph({ url: "bolt://127.0.0.1:7687", user: null, password: null, database: null });
  * await store.getResource("github:memgraph/memgraph#123");
  * await store.close();
  * ```
@@ -21,7 +20,6 @@
  */
 
 import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
-import type { Config } from "../../config.ts";
 import {
   type Edge,
   type MemoryStats,
@@ -34,9 +32,8 @@ import {
   type TouchQuery,
   type UserStats,
 } from "../contract.ts";
-import { openEmbeddedStore, type SqliteStore } from "../sqlite.ts";
+import type { SqliteStore } from "../sqlite/mod.ts";
 import { declaredEdges } from "../declared.ts";
-import { syncWithGraph } from "./outbox.ts";
 import * as Q from "./cypher.ts";
 import {
   commentProps,
@@ -48,12 +45,12 @@ import {
   dialectOf,
   isAlreadyExists,
   listingProps,
-  printableUrl,
   resourceProps,
   schemaTag,
   touchProps,
   unreachableReason,
 } from "./model.ts";
+import { printableUrl } from "../bolt_url.ts";
 import type {
   CacheOutcome,
   EdgeKind,
@@ -695,38 +692,4 @@ export async function connectGraph(
     if (isUnreachable(e) || e instanceof neo4j.Neo4jError) throw unreachable(target.url, e);
     throw e;
   }
-}
-
-/**
- * Opens the graph store `[store] url` names, as the configured user (whose
- * pending Touches alone a Sweep through it leases). Unless `sync` is false,
- * it first moves the hooks' outbox into the graph store and refreshes the
- * local index (see `outbox.ts`), then keeps that index in step with its own
- * writes, so every command that opens it leaves the hooks up to date.
- */
-export async function openGraphStore(
-  config: Config,
-  options: { sync?: boolean } = {},
-): Promise<GraphStore> {
-  if (config.store.url === null) throw new StoreUnavailableError("no [store] url is configured");
-  const store = await connectGraph(
-    {
-      url: config.store.url,
-      user: config.store.user,
-      password: config.store.password,
-      database: config.store.database,
-    },
-    { leaseUser: config.identity.user_id },
-  );
-  if (options.sync === false) return store;
-  const local = openEmbeddedStore(config.store.path);
-  try {
-    await syncWithGraph(config, { graph: store, local });
-  } catch (e) {
-    await local.close();
-    await store.close();
-    throw e;
-  }
-  store.attachLocalIndex(local);
-  return store;
 }

@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { openEmbeddedStore } from "./sqlite.ts";
+ * import { openEmbeddedStore } from "./store.ts";
  * const store = openEmbeddedStore("/tmp/rgraph.db");
  * await store.listTouches("alice");
  * await store.close();
@@ -25,10 +25,10 @@ import {
   type Store,
   type TouchQuery,
   type UserStats,
-} from "./contract.ts";
+} from "../contract.ts";
 import { migrate, SchemaTooNewError } from "./schema.ts";
-import { type DeclaredEdge, declaredEdges } from "./declared.ts";
-import { UserError } from "../errors.ts";
+import { type DeclaredEdge, declaredEdges } from "../declared.ts";
+import { UserError } from "../../errors.ts";
 import type {
   CacheOutcome,
   Comment,
@@ -41,7 +41,7 @@ import type {
   ResourceKind,
   Touch,
   UnresolvedReason,
-} from "../types.ts";
+} from "../../types.ts";
 
 /** How long a writer waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -60,8 +60,6 @@ export class StoreOpenError extends UserError {
     this.name = "StoreOpenError";
   }
 }
-
-export { referenceKey } from "./declared.ts";
 
 /** A stored JSON list of names; the empty list (most rows) skips the parser. */
 function parseList(json: string): string[] {

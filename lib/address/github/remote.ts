@@ -1,11 +1,11 @@
 /**
  * Reading a git config file's `origin` remote as a GitHub repository. Pure:
- * `lib/git_remote.ts` finds and reads the files.
+ * `lib/capture/git_remote.ts` finds and reads the files.
  *
  * @module
  */
 
-import { repoSpec } from "./github/names.ts";
+import { repoSpec } from "./names.ts";
 
 /**
  * The `url` of `[remote "origin"]` in git config text, or null.

@@ -1,0 +1,33 @@
+/**
+ * Capture: the first stage of rgraph's loop. A harness hook hands rgraph one
+ * payload per tool call or prompt; capture turns it into private Touches of
+ * the Addresses it names (never using the network), notes calls of rgraph's
+ * own `resource` tool for the MCP server to claim, and renders the session
+ * hint and the Nudge in each harness's format.
+ *
+ * Everything here may run inside `rgraph hook`, on every tool call: no npm
+ * package, MCP SDK, octokit or Bolt driver is imported, and SQLite loads
+ * only when a payload names something on GitHub.
+ *
+ * @example
+ * ```ts
+ * import { runHook } from "./mod.ts";
+ * const out = await runHook("claude-code", JSON.stringify(payload), {});
+ * if (out !== null) console.log(out);
+ * ```
+ * @module
+ */
+
+export { type HookOptions, logHookProblem, runHook } from "./hook.ts";
+export * from "./harness/mod.ts";
+export { isMemoryRead, type TouchContext, touchDedupKey, touchesFor } from "./touch.ts";
+export { readGitRemote } from "./git_remote.ts";
+export { type HookConfig, hookConfigCachePath, loadHookConfig } from "./hook_config.ts";
+export {
+  claimMemoryRead,
+  type MemoryReadNote,
+  type MemoryReadQuery,
+  memoryReadsDir,
+  noteMemoryRead,
+} from "./memory_reads.ts";
+export { nudgeText, SESSION_HINT } from "./nudge.ts";

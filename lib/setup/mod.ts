@@ -1,0 +1,35 @@
+/**
+ * Setup: wiring rgraph into the harnesses and checking that it works.
+ * - `install.ts` — `rgraph install`/`uninstall`: plans every file change for
+ *   one harness (`harnesses.ts` says what each harness needs; `jsonc.ts`,
+ *   `json_edit.ts` and `toml_edit.ts` edit config text in place so formatting
+ *   and comments survive), then applies it;
+ * - `command.ts` — the command line harnesses run for rgraph;
+ * - `doctor.ts` — `rgraph doctor`'s checks, each with its fix;
+ * - `stats.ts` — `rgraph stats`: what memory saved you.
+ *
+ * @example
+ * ```ts
+ * import { applyPlan, makePlan } from "./mod.ts";
+ * const plan = makePlan("install", "claude-code", { scope: "project", dir: "/repo" });
+ * await applyPlan(plan); // writes .claude/settings.json and .mcp.json
+ * ```
+ * @module
+ */
+
+export {
+  applyPlan,
+  type Change,
+  HARNESS_IDS,
+  type HarnessId,
+  HOOK_EVENTS,
+  makePlan,
+  type Plan,
+  planDiff,
+  type PlanOptions,
+  relative,
+  type Scope,
+} from "./install.ts";
+export { DENO_FLAGS, type Invocation, invocation } from "./command.ts";
+export { type Check, type DoctorOptions, formatChecks, runChecks } from "./doctor.ts";
+export { formatStats, type StatsReport, statsReport } from "./stats.ts";

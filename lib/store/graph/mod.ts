@@ -1,0 +1,25 @@
+/**
+ * The shared graph store (Memgraph or Neo4j over Bolt), loaded only when
+ * `[store] url` is set: importing this brings the Bolt driver. `store.ts` is
+ * the store, `outbox.ts` moves the hooks' outbox and the local index,
+ * `open.ts` composes them as commands open the store, `model.ts` and
+ * `cypher.ts` are the Context Graph family's model and its statements.
+ *
+ * @example
+ * ```ts
+ * import { openGraphStore } from "./mod.ts";
+ * const store = await openGraphStore(config);
+ * await store.close();
+ * ```
+ * @module
+ */
+
+export {
+  type BoltCounts,
+  connectGraph,
+  type GraphOptions,
+  GraphStore,
+  type GraphTarget,
+} from "./store.ts";
+export { type MigrateCounts, type SyncReport } from "./outbox.ts";
+export { migrateToGraph, openGraphStore } from "./open.ts";

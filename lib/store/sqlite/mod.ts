@@ -1,0 +1,19 @@
+/**
+ * The embedded store: one SQLite file (`node:sqlite`), the default store and,
+ * with a shared graph store configured, the hooks' outbox and local index.
+ * The hook imports this face directly: it always writes to the local file,
+ * whatever store is configured, and must never load the Bolt driver, so the
+ * contract it keeps is named here too.
+ *
+ * @example
+ * ```ts
+ * import { openEmbeddedStore } from "./mod.ts";
+ * const store = openEmbeddedStore("/tmp/rgraph.db");
+ * await store.close();
+ * ```
+ * @module
+ */
+
+export { openEmbeddedStore, SqliteStore, StoreOpenError } from "./store.ts";
+export { SCHEMA_VERSION } from "./schema.ts";
+export type { Store } from "../contract.ts";

@@ -1,0 +1,34 @@
+/**
+ * What the Sweep's workers (`items.ts`, `listings.ts`, `repositories.ts`)
+ * need from the run they belong to. The run (`run.ts`) implements it; the
+ * workers see only this, so they never import the run that dispatches them.
+ *
+ * @module
+ */
+
+import type { Fetched, Source } from "../github/mod.ts";
+import type { Settlement, Store } from "../store/mod.ts";
+import type { Resource, Touch } from "../types.ts";
+import type { Group } from "./groups.ts";
+import type { SweepSummary } from "./summary.ts";
+
+/** One running Sweep, as its workers see it. */
+export interface SweepContext {
+  readonly store: Store;
+  /** Counts the workers add to (resources and listings written). */
+  readonly summary: SweepSummary;
+  /** The GitHub source, opened on first use. */
+  source(): Promise<Source>;
+  /** Reports progress (after a page of a long Listing, say). */
+  progress(): void;
+  /**
+   * Settles `touches` (a `pending` outcome keeps them held until the run
+   * ends). `naiveCost` is what fetching them the ordinary way would have
+   * cost, for the requests-saved estimate.
+   */
+  settle(touches: Touch[], outcome: Settlement, naiveCost?: number): Promise<void>;
+  /** Settles a group by what was fetched for it (nothing came back: not found). */
+  settleFetched(g: Group, r: Fetched<Resource> | undefined): Promise<void>;
+  /** Runs `work` if its estimated cost fits the budget (see `budget.ts`). */
+  withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void>;
+}

@@ -1,0 +1,211 @@
+/**
+ * Sweeping a Listing: a PROMPTED one that memory answers costs nothing; a
+ * stored one an agent re-fetched is revalidated with `since` and patched
+ * from what changed; anything else is fetched page by page, every member
+ * stored whole as it arrives.
+ *
+ * @example
+ * ```ts
+ * import { sweepListing } from "./listings.ts";
+ * await sweepListing(run, group, listingAddress("o", "r", "issues", {}, 500));
+ * ```
+ * @module
+ */
+
+import { chooseListing, memberMatches, parseKey } from "../address/mod.ts";
+import { type ChangedHead, listingPoints, type Source, UnavailableError } from "../github/mod.ts";
+import type {
+  ItemAddress,
+  ItemResource,
+  Listing,
+  ListingAddress,
+  ListingMember,
+} from "../types.ts";
+import type { SweepContext } from "./context.ts";
+import { listingRequests, pages } from "./cost.ts";
+import { EVERY_PAGE_CAP, type Group } from "./groups.ts";
+
+/** REST requests per pull request: comments, `/pulls/N`, files, review comments. */
+const REST_PULL_REQUESTS = 4;
+
+/**
+ * REST requests to fetch a Listing of `limit` members: its pages, then each
+ * member's comments; a pull request also needs `/pulls/N`, its files and its
+ * review comments.
+ */
+function restListingRequests(a: ListingAddress, limit: number): number {
+  return a.listing === "pulls" ? pages(limit) + REST_PULL_REQUESTS * limit : listingRequests(limit);
+}
+
+/** `since` for a Listing fetched at `fetchedAt`, with a margin for clock skew (unchanged items cost nothing: their `updated_at` is compared). */
+function sinceOf(fetchedAt: string): string {
+  return new Date(Date.parse(fetchedAt) - 5 * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** A member-shaped view of a changed head, for the Listing filter matcher. */
+function asMember(h: ChangedHead, address: string): ListingMember {
+  return {
+    position: 0,
+    address,
+    number: h.number,
+    kind: h.kind,
+    title: "",
+    state: h.state,
+    author: h.author,
+    labels: h.labels,
+    assignees: h.assignees,
+    milestone: h.milestone,
+    updated_at: h.updated_at,
+    comment_count: 0,
+  };
+}
+
+function itemKeyOf(owner: string, repo: string, n: number): string {
+  return `github:${owner.toLowerCase()}/${repo.toLowerCase()}#${n}`;
+}
+
+/** Sweeps the Listing `g` asks for. */
+export async function sweepListing(run: SweepContext, g: Group, a: ListingAddress): Promise<void> {
+  const stored = await run.store.findListings(a.owner, a.repo, a.listing);
+  const match = chooseListing(a, stored);
+  if (match.outcome !== "miss" && !g.fetched) {
+    // PROMPTED only: memory answers it (exactly or from a broader fully expanded Listing).
+    return await run.settle(
+      g.touches,
+      { status: "resolved", target: match.listing.key },
+      listingRequests(match.listing.member_count),
+    );
+  }
+  const source = await run.source();
+  const limit = a.limit ?? EVERY_PAGE_CAP;
+  if (match.outcome === "hit") {
+    const changes = await source.listingChanges(a, sinceOf(match.listing.fetched_at));
+    if (changes && await revalidateListing(run, g, a, match.listing, changes, limit)) return;
+  }
+  const estimate = source.mode === "rest" ? restListingRequests(a, limit) : listingPoints(a, limit);
+  await run.withBudget([g], estimate, () => fetchListing(run, source, g, a, limit));
+}
+
+async function fetchListing(
+  run: SweepContext,
+  source: Source,
+  g: Group,
+  a: ListingAddress,
+  limit: number,
+): Promise<void> {
+  const fetchedAt = new Date().toISOString();
+  const ranked: [number, string][] = [];
+  let total = 0;
+  try {
+    for await (const page of source.listingPages(a, limit)) {
+      await run.store.putResources(page.items.map((resource) => ({ resource })));
+      run.summary.resources_written += page.items.length;
+      page.items.forEach((r, i) => ranked.push([page.positions[i], r.address]));
+      total = page.totalCount;
+      run.progress();
+    }
+  } catch (e) {
+    if (e instanceof UnavailableError) {
+      return await run.settle(g.touches, { status: "unresolved", reason: e.reason });
+    }
+    throw e;
+  }
+  // Pages may come out of GitHub's order (members with long threads are held back).
+  const members = ranked.sort((x, y) => x[0] - y[0]).map(([, address]) => address);
+  await putListing(run, a, limit, total, members, fetchedAt);
+  await run.settle(
+    g.touches,
+    { status: "resolved", target: a.key },
+    listingRequests(members.length),
+  );
+}
+
+async function putListing(
+  run: SweepContext,
+  a: ListingAddress,
+  limit: number,
+  total: number,
+  members: string[],
+  fetchedAt: string,
+): Promise<void> {
+  const listing: Listing = {
+    key: a.key,
+    owner: a.owner,
+    repo: a.repo,
+    listing: a.listing,
+    filters: a.filters,
+    limit,
+    total_count: Math.max(total, members.length),
+    member_count: members.length,
+    fully_expanded: members.length >= total,
+    fetched_at: fetchedAt,
+  };
+  await run.store.putListing(listing, members);
+  run.summary.listings_written++;
+}
+
+/**
+ * A stored Listing after a `since` probe: refetch the changed members that
+ * still match (or newly match), drop the ones that stopped matching, and
+ * rewrite the member list newest-updated first. Returns false when the
+ * Listing cannot be patched and must be fetched again.
+ */
+async function revalidateListing(
+  run: SweepContext,
+  g: Group,
+  a: ListingAddress,
+  old: Listing,
+  changes: { totalCount: number | null; changed: ChangedHead[] },
+  asked: number,
+): Promise<boolean> {
+  // A narrower ask never shrinks what is stored.
+  const limit = Math.max(asked, old.limit ?? old.member_count);
+  // Without a count, only a complete Listing can be patched from the changes.
+  if (changes.totalCount === null && !old.fully_expanded) return false;
+  const fetchedAt = new Date().toISOString();
+  const oldMembers = await run.store.listingMembers(old.key);
+  const kind = a.listing === "issues" ? "issue" : "pull_request";
+  const changed = changes.changed.filter((h) => h.kind === kind);
+  // Member addresses are canonical (a renamed repository's new name).
+  const first = oldMembers[0] ? parseKey(oldMembers[0].address) as ItemAddress : null;
+  const owner = first?.owner ?? a.owner, repo = first?.repo ?? a.repo;
+  const keyOf = (n: number) => itemKeyOf(owner, repo, n);
+  const matching = changed.filter((h) => memberMatches(a.filters, asMember(h, keyOf(h.number))));
+
+  const order = new Map<string, string>(oldMembers.map((m) => [m.address, m.updated_at]));
+  for (const h of changed) order.delete(keyOf(h.number));
+  for (const h of matching) order.set(keyOf(h.number), h.updated_at);
+  const total = changes.totalCount ?? order.size;
+  const ranked = [...order.entries()].sort((x, y) => (x[1] < y[1] ? 1 : x[1] > y[1] ? -1 : 0));
+  const members = ranked.map(([address]) => address).slice(0, limit);
+  // A truncated Listing that lost members does not know what ranks next: refetch it.
+  if (!old.fully_expanded && members.length < Math.min(limit, total)) return false;
+
+  const kept = new Set(members);
+  const heads = await run.store.getHeads(
+    matching.map((h) => keyOf(h.number)).filter((k) => kept.has(k)),
+  );
+  const refetch = matching.filter((h) =>
+    kept.has(keyOf(h.number)) && heads.get(keyOf(h.number))?.updated_at !== h.updated_at
+  );
+  const lost = new Set<string>();
+  if (refetch.length) {
+    const source = await run.source();
+    const found = await source.items(owner, repo, refetch.map((h) => h.number));
+    const writes: { resource: ItemResource }[] = [];
+    for (const [n, r] of found) {
+      if (r.status === "ok") writes.push({ resource: r.value });
+      else lost.add(keyOf(n));
+    }
+    await run.store.putResources(writes);
+    run.summary.resources_written += writes.length;
+  }
+  const final = members.filter((m) => !lost.has(m));
+  await putListing(run, a, limit, total - lost.size, final, fetchedAt);
+  await run.settle(
+    g.touches,
+    { status: "resolved", target: a.key },
+    Math.max(1, Math.ceil(final.length / 100)),
+  );
+  return true;
+}

@@ -1,0 +1,90 @@
+/**
+ * What a Sweep is asked to do and what it reports: its options, the progress
+ * snapshots a progress bar reads, and the summary `rgraph sweep` prints.
+ *
+ * @example
+ * ```ts
+ * import { newSummary } from "./summary.ts";
+ * const s = newSummary();
+ * s.resolved; // 0
+ * ```
+ * @module
+ */
+
+import type { UnresolvedReason } from "../types.ts";
+
+/** How a Sweep runs. */
+export interface SweepOptions {
+  /** At most this many Touches this run (default: all pending). */
+  limit?: number;
+  /** The lease owner id (default: a fresh UUID). */
+  owner?: string;
+  /** How long leased Touches stay ours if this process dies (default 2 minutes). */
+  leaseMs?: number;
+  /** Groups worked on at once (default 4; requests are bounded again inside the source). */
+  concurrency?: number;
+  /** Called as work progresses (for a progress bar). */
+  onProgress?: (progress: SweepProgress) => void;
+}
+
+/** A snapshot of a running Sweep. */
+export interface SweepProgress {
+  touches: number;
+  settled: number;
+  resources: number;
+  requests: number;
+  budget_remaining: number | null;
+}
+
+/** What a Sweep did. */
+export interface SweepSummary {
+  touches: number;
+  resolved: number;
+  unresolved: Partial<Record<UnresolvedReason, number>>;
+  /** Given back pending for the next Sweep (rate limited, transient failure). */
+  pending: number;
+  resources_written: number;
+  listings_written: number;
+  /** GitHub requests sent. */
+  requests: number;
+  /**
+   * Requests avoided, estimated: what fetching each settled Touch the
+   * ordinary way would have cost (`cost.ts`: an item with every page of
+   * comments, a repository with its README, a Listing's pages and each
+   * member's comments), minus what this Sweep sent. Duplicates, PROMPTED Touches of stored things,
+   * unchanged revalidations and batching all count.
+   */
+  requests_saved: number;
+  /** `graphql`, `rest`, or `none` when no request was needed. */
+  source: "graphql" | "rest" | "none";
+  budget: { remaining: number | null; limit: number | null; reset_at: string | null };
+  /**
+   * Why groups were given back (transient failures, unexpected errors, work
+   * bigger than the anonymous hour's budget) or settled `rate_limited` (work
+   * bigger than the token's whole hour), token-free.
+   */
+  errors: string[];
+  /** GitHub's budget ran out this run: what is left pending waits for the next Sweep. */
+  rate_limited: boolean;
+  /** Wall time of the run. */
+  elapsed_ms: number;
+}
+
+/** The summary of a Sweep that has done nothing yet. */
+export function newSummary(): SweepSummary {
+  return {
+    touches: 0,
+    resolved: 0,
+    unresolved: {},
+    pending: 0,
+    resources_written: 0,
+    listings_written: 0,
+    requests: 0,
+    requests_saved: 0,
+    source: "none",
+    budget: { remaining: null, limit: null, reset_at: null },
+    errors: [],
+    rate_limited: false,
+    elapsed_ms: 0,
+  };
+}
