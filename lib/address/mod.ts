@@ -22,10 +22,8 @@
 
 export {
   type FilterInput,
-  isValidName,
   itemAddress,
   listingAddress,
-  normalizeFilters,
   parseKey,
   repositoryAddress,
   shortName,

@@ -20,14 +20,12 @@
 
 export { type HookOptions, logHookProblem, runHook } from "./hook.ts";
 export * from "./harness/mod.ts";
-export { isMemoryRead, type TouchContext, touchDedupKey, touchesFor } from "./touch.ts";
+export { type TouchContext, touchesFor } from "./touch.ts";
 export { readGitRemote } from "./git_remote.ts";
-export { type HookConfig, hookConfigCachePath, loadHookConfig } from "./hook_config.ts";
 export {
   claimMemoryRead,
   type MemoryReadNote,
   type MemoryReadQuery,
   memoryReadsDir,
-  noteMemoryRead,
 } from "./memory_reads.ts";
 export { nudgeText, SESSION_HINT } from "./nudge.ts";

@@ -24,5 +24,5 @@ export {
   type StoredHead,
   UnavailableError,
 } from "./source.ts";
-export { AuthError, Limiter, RateLimitedError, type RetryPolicy, TransientError } from "./http.ts";
+export { AuthError, Limiter, RateLimitedError, type RetryPolicy } from "./http.ts";
 export { itemPoints, listingPoints } from "./queries.ts";

@@ -23,12 +23,10 @@ export {
   type Answer,
   answer,
   type AnswerOptions,
-  invalidAnswer,
   MemberCache,
   notAnAddress,
   parseAsked,
 } from "./answer.ts";
-export { type ConnectionOptions, StoreConnection } from "./connection.ts";
 
 /** Runs the MCP server on stdio until the client closes stdin (see `mcp.ts`). */
 export async function serveMcp(config: Config): Promise<void> {

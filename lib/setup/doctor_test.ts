@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { fixIn, rgraphMessage, stripAnsi } from "./doctor.ts";
+import { stripAnsi } from "./check.ts";
+import { fixIn, rgraphMessage } from "./doctor_harness.ts";
 
 const ESC = String.fromCharCode(27);
 

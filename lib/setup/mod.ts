@@ -22,7 +22,6 @@ export {
   type Change,
   HARNESS_IDS,
   type HarnessId,
-  HOOK_EVENTS,
   makePlan,
   type Plan,
   planDiff,
@@ -30,6 +29,6 @@ export {
   relative,
   type Scope,
 } from "./install.ts";
-export { DENO_FLAGS, type Invocation, invocation } from "./command.ts";
+export { DENO_FLAGS } from "./command.ts";
 export { type Check, type DoctorOptions, formatChecks, runChecks } from "./doctor.ts";
 export { formatStats, type StatsReport, statsReport } from "./stats.ts";

@@ -28,7 +28,6 @@ export {
   type Edge,
   IdentityRequiredError,
   type MemoryStats,
-  requireUser,
   type ResourceHead,
   type ResourceWrite,
   type Settlement,
@@ -37,10 +36,10 @@ export {
   type TouchQuery,
   type UserStats,
 } from "./contract.ts";
-export { openEmbeddedStore, SCHEMA_VERSION, SqliteStore, StoreOpenError } from "./sqlite/mod.ts";
+export { openEmbeddedStore, SCHEMA_VERSION, SqliteStore } from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
 export { printableUrl } from "./bolt_url.ts";
-export type { GraphStore, GraphTarget, MigrateCounts, SyncReport } from "./graph/mod.ts";
+export type { GraphTarget, MigrateCounts } from "./graph/mod.ts";
 
 /** The store the config names: the graph store at `store.url`, else SQLite at `store.path`. */
 export async function openStore(config: Config): Promise<Store> {

@@ -1,0 +1,63 @@
+/**
+ * One line of `rgraph doctor`'s report, and how the report prints.
+ *
+ * @example
+ * ```ts
+ * import { fail, formatChecks, ok } from "./check.ts";
+ * formatChecks([ok("store", "~/.local/share/rgraph/rgraph.db"), fail("identity", "no user_id", "add it")], false);
+ * ```
+ * @module
+ */
+
+/** One line of the report. */
+export interface Check {
+  check: string;
+  ok: boolean;
+  detail: string;
+  /** What to do about a failure; empty when ok. */
+  fix: string;
+}
+
+/** What to check. */
+export interface DoctorOptions {
+  /** The project directory whose harness configs are checked (the home's always are). */
+  dir: string;
+  /** Also ask GitHub whether the token is valid. */
+  online: boolean;
+  /** How long a probe or MCP server may take. */
+  timeoutMs?: number;
+}
+
+// Built from the code point: a control character in a regex literal trips the linter.
+const ANSI = new RegExp(`${String.fromCharCode(27)}(\\[[0-9;?]*[ -/]*[@-~]|[@-Z\\\\-_])`, "g");
+
+/** Text without terminal escapes: a child's colours would garble the report and its JSON. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, "");
+}
+
+export const ok = (check: string, detail: string): Check => ({
+  check,
+  ok: true,
+  detail: stripAnsi(detail),
+  fix: "",
+});
+export const fail = (check: string, detail: string, fix: string): Check => ({
+  check,
+  ok: false,
+  detail: stripAnsi(detail),
+  fix: stripAnsi(fix),
+});
+
+/** The first line of an error's message. */
+export function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e).split("\n")[0];
+}
+
+/** The report as lines: `✓`/`✗` on a colour terminal, `ok`/`FAIL` otherwise. */
+export function formatChecks(checks: Check[], fancy: boolean): string {
+  return checks.map((c) => {
+    const mark = fancy ? (c.ok ? "\x1b[32m✓\x1b[0m" : "\x1b[31m✗\x1b[0m") : c.ok ? "ok  " : "FAIL";
+    return `${mark} ${c.check}: ${c.detail}${c.ok ? "" : ` — fix: ${c.fix}`}`;
+  }).join("\n");
+}

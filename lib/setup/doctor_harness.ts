@@ -1,0 +1,349 @@
+/**
+ * `rgraph doctor`'s checks of each harness configured in the project
+ * directory or the home: its hooks are installed, a probe payload replayed
+ * through the installed hook command answers validly, and the MCP server
+ * answers `tools/list`.
+ *
+ * The probe is a session start: it exercises the installed command and the
+ * harness's output format without recording a Touch.
+ *
+ * @module
+ */
+
+import { adapterFor } from "../capture/mod.ts";
+import { HOOK_EVENTS, type Target } from "./harnesses.ts";
+import { contextFor, exists, type HarnessId, resolvedTargets, type Scope } from "./install.ts";
+import { shellQuote } from "./command.ts";
+import { parseToml } from "./toml_edit.ts";
+import { type Check, type DoctorOptions, fail, firstLine, ok, stripAnsi } from "./check.ts";
+
+/** What a child process of the doctor gets besides the inherited environment: no colours. */
+const CHILD_ENV = { NO_COLOR: "1" };
+
+/** A session-start payload in each harness's own shape. */
+function probePayload(harness: HarnessId, cwd: string): unknown {
+  const id = "rgraph-doctor";
+  switch (harness) {
+    case "claude-code":
+    case "codex":
+    case "gemini":
+      return {
+        session_id: id,
+        transcript_path: "",
+        cwd,
+        hook_event_name: "SessionStart",
+        source: "startup",
+        timestamp: new Date().toISOString(),
+      };
+    case "copilot":
+      return { sessionId: id, timestamp: Date.now(), cwd, source: "new" };
+    case "cursor":
+      return {
+        hook_event_name: "sessionStart",
+        conversation_id: id,
+        generation_id: id,
+        workspace_roots: [cwd],
+      };
+    case "grok":
+      return { hookEventName: "SessionStart", sessionId: id, cwd, workspaceRoot: cwd };
+    case "opencode":
+      return { event: "session.created", session_id: id, cwd };
+  }
+}
+
+/** What one harness's files hold in one scope. */
+interface Survey {
+  scope: Scope;
+  dir: string;
+  /** Some file of the harness exists here. */
+  configured: boolean;
+  /** Some rgraph entry exists here. */
+  installed: boolean;
+  entries: { target: Target; seen: Seen | null; problem: string }[];
+}
+
+type Seen = ReturnType<Target["inspect"]>;
+
+function survey(harness: HarnessId, scope: Scope, dir: string): Survey {
+  const ctx = contextFor({ scope, dir });
+  const entries = resolvedTargets(harness, ctx).map((target) => {
+    if (!exists(target.path)) {
+      return { target, seen: null, problem: `${target.path} does not exist` };
+    }
+    try {
+      return { target, seen: target.inspect(Deno.readTextFileSync(target.path)), problem: "" };
+    } catch (e) {
+      return { target, seen: null, problem: `${target.path}: ${firstLine(e)}` };
+    }
+  });
+  const installed = entries.some(({ seen }) =>
+    seen !== null && (!!seen.server || Object.values(seen.hooks ?? {}).some((c) => c !== null))
+  );
+  const configured = entries.some(({ target }) => exists(target.path));
+  return {
+    scope,
+    dir: ctx.scope === "project" ? ctx.dir : ctx.home,
+    configured,
+    installed,
+    entries,
+  };
+}
+
+/**
+ * The checks of one harness: every scope rgraph is installed in; when it is in
+ * none but the project has the harness's config, one failure saying so.
+ */
+export async function harnessChecks(harness: HarnessId, options: DoctorOptions): Promise<Check[]> {
+  const surveys = (["project", "user"] as Scope[]).map((scope) =>
+    survey(harness, scope, options.dir)
+  );
+  const installed = surveys.filter((s) => s.installed);
+  if (installed.length === 0) {
+    const project = surveys[0];
+    return project.configured
+      ? [
+        fail(
+          `${harness}`,
+          `configured in ${project.dir} without rgraph`,
+          `rgraph install ${harness} --dir ${shellQuote(project.dir)}`,
+        ),
+      ]
+      : [];
+  }
+  const out: Check[] = [];
+  for (const s of installed) out.push(...await scopeChecks(harness, s, options));
+  return out;
+}
+
+async function scopeChecks(
+  harness: HarnessId,
+  s: Survey,
+  options: DoctorOptions,
+): Promise<Check[]> {
+  const label = `${harness} (${s.scope})`;
+  const install = `rgraph install ${harness}${
+    s.scope === "user" ? " --scope user" : ` --dir ${shellQuote(s.dir)}`
+  }`;
+  const events = harness === "opencode" ? [] : HOOK_EVENTS[harness];
+  const out: Check[] = [];
+  let sessionCommand: string | null = null;
+  let serverArgv: string[] | null = null;
+  for (const { target, seen, problem } of s.entries) {
+    if (target.what === "hooks") {
+      const missing = events.filter((e) => !seen?.hooks?.[e]);
+      const why = problem ||
+        (missing.length > 0 ? `${target.path}: no rgraph hook for ${missing.join(", ")}` : "");
+      if (why) out.push(fail(`${label} hooks`, why, install));
+      else {
+        out.push(ok(`${label} hooks`, `${events.join(", ")} in ${target.path}`));
+        sessionCommand = seen!.hooks![events[0]];
+      }
+    } else if (target.what === "plugin") {
+      if (problem || !seen?.server) {
+        out.push(
+          fail(`${label} plugin`, problem || `${target.path}: not rgraph's plugin`, install),
+        );
+      } else {
+        out.push(ok(`${label} plugin`, target.path));
+        sessionCommand = [...seen.server, "hook", "opencode"].map(shellQuote).join(" ");
+      }
+    } else if (target.what === "mcp") {
+      if (problem || !seen?.server) {
+        out.push(
+          fail(`${label} MCP server`, problem || `${target.path}: no rgraph server`, install),
+        );
+      } else serverArgv = seen.server;
+      if (harness === "codex" && !problem) {
+        const off = codexHooksOff(Deno.readTextFileSync(target.path));
+        if (off) {
+          out.push(
+            fail(
+              `${label} hooks enabled`,
+              `${target.path} sets [features] ${off} = false`,
+              `set ${off} = true in ${target.path}`,
+            ),
+          );
+        }
+      }
+    }
+  }
+  if (sessionCommand !== null) {
+    out.push(await probe(label, harness, sessionCommand, options, install));
+  }
+  if (serverArgv !== null) out.push(await mcpCheck(label, harness, serverArgv, options, install));
+  return out;
+}
+
+/** The feature key that switches Codex's hooks off in this config.toml, if any. */
+function codexHooksOff(text: string): string | null {
+  try {
+    const features = parseToml(text).features as Record<string, unknown> | undefined;
+    return ["hooks", "codex_hooks"].find((k) => features?.[k] === false) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Replays a session start through the installed hook command, as the harness's shell would. */
+async function probe(
+  label: string,
+  harness: HarnessId,
+  command: string,
+  options: DoctorOptions,
+  install: string,
+): Promise<Check> {
+  const name = `${label} hook probe`;
+  const wantsJson = adapterFor(harness)?.renderSessionHint("x") !== null;
+  try {
+    const child = new Deno.Command("sh", {
+      args: ["-c", command],
+      cwd: options.dir,
+      env: CHILD_ENV,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(JSON.stringify(probePayload(harness, options.dir))))
+      .catch(() => {});
+    await w.close().catch(() => {});
+    const res = await child.output();
+    clearTimeout(timer);
+    const stdout = new TextDecoder().decode(res.stdout).trim();
+    const stderr = new TextDecoder().decode(res.stderr).trim().split("\n")[0];
+    if (res.signal === "SIGKILL") return fail(name, "the hook did not answer in time", install);
+    if (res.code !== 0) {
+      return fail(
+        name,
+        `exit ${res.code}${stderr ? `: ${stderr}` : ""}`,
+        `${install} (the installed command fails)`,
+      );
+    }
+    if (stdout === "") {
+      return wantsJson
+        ? fail(name, "no session hint printed", "run the hook by hand and read <data_dir>/hook.log")
+        : ok(name, "exit 0, no output (as expected)");
+    }
+    try {
+      JSON.parse(stdout);
+      return ok(name, "exit 0, valid JSON answer");
+    } catch {
+      return fail(
+        name,
+        `output is not JSON: ${stdout.slice(0, 60)}`,
+        "a harness would misread it: report this as a bug",
+      );
+    }
+  } catch (e) {
+    return fail(name, firstLine(e), install);
+  }
+}
+
+/**
+ * Starts the registered MCP server and asks for its tools. A server that
+ * exits at start says why on stderr: that line is the detail, and unless the
+ * command itself is missing or broken the fix is the server's own, since
+ * reinstalling would register the same command again.
+ */
+async function mcpCheck(
+  label: string,
+  harness: HarnessId,
+  argv: string[],
+  options: DoctorOptions,
+  install: string,
+): Promise<Check> {
+  const name = `${label} MCP server`;
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const client = new Client({ name: "rgraph-doctor", version: "1" });
+  const transport = new StdioClientTransport({
+    command: argv[0],
+    args: argv.slice(1),
+    env: { ...Deno.env.toObject(), ...CHILD_ENV },
+    cwd: options.dir,
+    stderr: "pipe",
+  });
+  const stderr = collect(transport.stderr);
+  const limit = options.timeoutMs ?? 20_000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const listed = await Promise.race([
+      client.connect(transport).then(() => client.listTools()),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${limit / 1000} s`)), limit);
+      }),
+    ]);
+    const names = listed.tools.map((t: { name: string }) => t.name);
+    return names.includes("resource")
+      ? ok(name, `${argv[0]} … ${argv.at(-1)} answers tools/list (${names.join(", ")})`)
+      : fail(
+        name,
+        `tools/list has no 'resource' tool (${names.join(", ") || "none"})`,
+        "reinstall rgraph",
+      );
+  } catch (e) {
+    const said = stripAnsi(await stderr.first(1_000));
+    const own = rgraphMessage(said);
+    if (own !== null) return fail(name, said, fixIn(own));
+    return fail(
+      name,
+      `${argv[0]}: ${said || firstLine(e)}`,
+      `${install} (the registered ${harness} server does not start)`,
+    );
+  } finally {
+    clearTimeout(timer);
+    await client.close().catch(() => {});
+  }
+}
+
+/** Gathers a child's stderr (its first few KB) while it runs. */
+function collect(stream: { on(event: string, f: (x?: unknown) => void): unknown } | null) {
+  let text = "";
+  const ended = new Promise<void>((resolve) => {
+    if (stream === null) return resolve();
+    stream.on("data", (chunk) => {
+      if (text.length < 4096) text += new TextDecoder().decode(chunk as Uint8Array);
+    });
+    stream.on("end", () => resolve());
+    stream.on("error", () => resolve());
+  });
+  return {
+    /** The first non-empty line, once the stream ended or `waitMs` passed. */
+    async first(waitMs: number): Promise<string> {
+      let t: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([ended, new Promise((r) => t = setTimeout(r, waitMs))]);
+      clearTimeout(t);
+      return text.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+    },
+  };
+}
+
+/**
+ * The message of rgraph's own one-line error (`rgraph serve-mcp: …`), which
+ * means the registered command ran; null for anything else (a missing
+ * entry module, a crash).
+ */
+export function rgraphMessage(line: string): string | null {
+  const m = /^rgraph serve-mcp: (.+)$/.exec(line);
+  return m && !m[1].startsWith("internal error") ? m[1] : null;
+}
+
+/**
+ * The instruction in an rgraph error message (`no identity configured: set
+ * [identity] user_id in F` → `set [identity] user_id in F`), else a pointer
+ * to the checks that name the same problem with their own fix.
+ *
+ * @example
+ * ```ts
+ * fixIn("no identity configured: set [identity] user_id in /c.toml"); // "set [identity] user_id in /c.toml"
+ * ```
+ */
+export function fixIn(message: string): string {
+  const m = /(?:^|: )((?:set|add|make|fix|start|create|remove|replace|upgrade|run) .*)$/.exec(
+    message,
+  );
+  return m
+    ? m[1]
+    : "fix what the server reports (the config file and store checks say how); reinstalling would not help";
+}

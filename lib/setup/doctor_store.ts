@@ -1,0 +1,119 @@
+/**
+ * `rgraph doctor`'s checks of the store and the GitHub token.
+ *
+ * @module
+ */
+
+import { DatabaseSync } from "node:sqlite";
+import type { Config } from "../config.ts";
+import { SCHEMA_VERSION } from "../store/mod.ts";
+import { type Check, fail, firstLine, ok } from "./check.ts";
+
+function megabytes(bytes: number | null): string {
+  return bytes === null ? "size unknown" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The store: reachable, its schema, its size. */
+export async function storeChecks(config: Config): Promise<Check[]> {
+  const out: Check[] = [];
+  if (config.store.url === null) {
+    const version = schemaOnDisk(config.store.path);
+    if (version !== null && version > SCHEMA_VERSION) {
+      return [
+        fail(
+          "store schema",
+          `${config.store.path} has schema v${version}, newer than this rgraph (v${SCHEMA_VERSION})`,
+          "upgrade rgraph",
+        ),
+      ];
+    }
+  }
+  try {
+    const { openStore } = await import("../store/mod.ts");
+    const store = await openStore(config);
+    try {
+      const m = await store.memoryStats();
+      const where = config.store.url ?? config.store.path;
+      const resources = Object.values(m.resources).reduce((a, b) => a + b, 0);
+      out.push(
+        ok(
+          "store",
+          `${where} (${store.kind}; ${resources} resources, ${m.comments} comments; ${
+            megabytes(m.size_bytes)
+          })`,
+        ),
+      );
+      if (store.kind === "sqlite") out.push(ok("store schema", `v${SCHEMA_VERSION} (current)`));
+    } finally {
+      await store.close();
+    }
+  } catch (e) {
+    const where = config.store.url ?? config.store.path;
+    out.push(
+      fail(
+        "store",
+        `${where}: ${firstLine(e)}`,
+        config.store.url
+          ? `start the graph store at ${config.store.url} or fix [store] url/user/password in ${config.file}`
+          : `make ${where} writable or set [store] path in ${config.file}`,
+      ),
+    );
+  }
+  return out;
+}
+
+/** The `user_version` of an existing database file, without changing it. */
+function schemaOnDisk(path: string): number | null {
+  try {
+    Deno.statSync(path);
+  } catch {
+    return null;
+  }
+  try {
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      return (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** The GitHub token: present, and (with `online`) accepted by GitHub. */
+export async function tokenCheck(config: Config, online: boolean): Promise<Check> {
+  const token = config.github.token;
+  if (!token) {
+    // Not a failure: the sweep works without one, within GitHub's anonymous limit.
+    return ok(
+      "github token",
+      `none: the sweep uses anonymous REST (60 requests an hour); add [github] token to ${config.file} for 5,000`,
+    );
+  }
+  if (!online) return ok("github token", "present (not checked; --online asks GitHub)");
+  try {
+    const res = await fetch(config.github.graphql_url, {
+      method: "POST",
+      headers: { authorization: `bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "query { viewer { login } }" }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const body = await res.json().catch(() => null) as
+      | { data?: { viewer?: { login?: string } } }
+      | null;
+    const login = body?.data?.viewer?.login;
+    if (res.ok && login) return ok("github token", `valid (GitHub login ${login})`);
+    return fail(
+      "github token",
+      `rejected by ${config.github.graphql_url} (HTTP ${res.status})`,
+      `replace [github] token in ${config.file} with a valid token`,
+    );
+  } catch (e) {
+    return fail(
+      "github token",
+      `cannot reach ${config.github.graphql_url}: ${firstLine(e)}`,
+      "check the network or [github] graphql_url",
+    );
+  }
+}
