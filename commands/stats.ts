@@ -1,6 +1,6 @@
 /**
  * `rgraph stats [--json] [--since DATE]`: what memory saved the asking user
- * (see `lib/install/stats.ts`). Refuses without an identity: Touches are
+ * (see `lib/setup/stats.ts`). Refuses without an identity: Touches are
  * private and counted per user.
  *
  * @module

@@ -44,7 +44,7 @@ export function touchDedupKey(session: string | null, origin: string, address: s
  * (`mcp__rgraph__resource`, `mcp__plugin_rgraph_rgraph__resource`,
  * `rgraph_resource`, …). Reading memory is not a GitHub fetch: the MCP server
  * records that Cache Read itself, so the hook records no Touch and never
- * nudges; it only notes the call's ids for the server (`lib/memory_reads.ts`).
+ * nudges; it only notes the call's ids for the server (`memory_reads.ts`).
  */
 export function isMemoryRead(toolName: string): boolean {
   return /(?:^|[_:-])rgraph(?:__|[_:-])resource$/i.test(toolName);

@@ -1,6 +1,6 @@
 // rgraph's OpenCode plugin: OpenCode has no command hooks, so this plugin
 // hands each tool start and each prompt to `rgraph hook opencode`, which
-// records GitHub reads as private Touches (payload format: lib/harness/opencode.ts
+// records GitHub reads as private Touches (payload format: lib/capture/harness/opencode.ts
 // in rgraph). It never throws and never waits: capture must not slow or break
 // the agent. `rgraph install` copies it into .opencode/plugins/ and may set the
 // command below to the rgraph it was installed from.

@@ -1,7 +1,7 @@
 /**
  * Graph store benchmark (`deno task bench graph`).
  *
- * Data: the emulator's big repository swept for real (`lib/sweep.ts` against
+ * Data: the emulator's big repository swept for real (`lib/sweep/` against
  * the GitHub emulator) into an embedded store: its open-issues Listing (720
  * issues with their comment threads), exported as the Sweep writes it (pages
  * of 100 Resources, then the Listing).

@@ -730,7 +730,7 @@ export class SqliteStore implements Store {
         }
       }
       // What each answered read would have cost GitHub, from what served it,
-      // as lib/cost.ts estimates it: an item 1 request plus one per 100
+      // as lib/sweep/cost.ts estimates it: an item 1 request plus one per 100
       // comments; a listing one per 100 members plus one per member; a
       // repository 2 (metadata and README).
       const avoided = this.#stmt(
