@@ -110,3 +110,20 @@ export function positiveInt(
   }
   return n;
 }
+
+/**
+ * A date flag's value (`YYYY-MM-DD`, midnight UTC, or an ISO 8601 time) as
+ * the ISO string Touches are compared with, or a usage error naming the flag.
+ */
+export function dateFlag(command: string, flag: string, text: string): string {
+  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(
+    text,
+  );
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (!ok || Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `rgraph ${command}: --${flag} takes a date like 2026-01-31 or 2026-01-31T12:00:00Z, not '${text}'`,
+    );
+  }
+  return date.toISOString();
+}
