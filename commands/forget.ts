@@ -8,7 +8,7 @@
  * @module
  */
 
-import { dateFlag, parseCommand } from "../lib/cli.ts";
+import { dateFlag, noArguments, parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
 import { forget, forgetJson, formatForget } from "../lib/setup/mod.ts";
@@ -42,11 +42,7 @@ export async function main(args: string[]): Promise<number> {
   const parsed = parseCommand(SPEC, args);
   if (parsed === null) return 0;
   const v = parsed.values;
-  if (parsed.positionals.length > 0) {
-    throw new UsageError(
-      `rgraph forget: unexpected argument '${parsed.positionals[0]}' ${HELP_HINT}`,
-    );
-  }
+  noArguments(SPEC, parsed.positionals);
   if ([v.session, v.since, v.before, v.address].some((x) => x?.trim() === "")) {
     throw new UsageError(`rgraph forget: a filter needs a value ${HELP_HINT}`);
   }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { parseCommand } from "../lib/cli.ts";
+import { noArguments, parseCommand } from "../lib/cli.ts";
 import { defaultDataDir } from "../lib/config_path.ts";
 import { UsageError } from "../lib/errors.ts";
 import { parseDuration } from "../lib/time.ts";
@@ -31,11 +31,7 @@ const SPEC = {
 export function main(args: string[]): Promise<number> {
   const parsed = parseCommand(SPEC, args);
   if (parsed === null) return Promise.resolve(0);
-  if (parsed.positionals.length > 0) {
-    throw new UsageError(
-      `rgraph pause: unexpected argument '${parsed.positionals[0]}' (see 'rgraph pause --help')`,
-    );
-  }
+  noArguments(SPEC, parsed.positionals);
   let forMs: number | null = null;
   if (parsed.values.for !== undefined) {
     forMs = parseDuration(parsed.values.for);

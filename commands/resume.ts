@@ -4,9 +4,8 @@
  * @module
  */
 
-import { parseCommand } from "../lib/cli.ts";
+import { noArguments, parseCommand } from "../lib/cli.ts";
 import { defaultDataDir } from "../lib/config_path.ts";
-import { UsageError } from "../lib/errors.ts";
 import { resumeCapture } from "../lib/capture/mod.ts";
 
 const SPEC = {
@@ -20,11 +19,7 @@ const SPEC = {
 export function main(args: string[]): Promise<number> {
   const parsed = parseCommand(SPEC, args);
   if (parsed === null) return Promise.resolve(0);
-  if (parsed.positionals.length > 0) {
-    throw new UsageError(
-      `rgraph resume: unexpected argument '${parsed.positionals[0]}' (see 'rgraph resume --help')`,
-    );
-  }
+  noArguments(SPEC, parsed.positionals);
   const was = resumeCapture(defaultDataDir());
   console.log(
     parsed.values.json

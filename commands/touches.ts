@@ -8,8 +8,7 @@
  * @module
  */
 
-import { parseCommand } from "../lib/cli.ts";
-import { UsageError } from "../lib/errors.ts";
+import { noArguments, parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { pauseLine, touchJson, touchTable } from "../lib/setup/mod.ts";
@@ -28,13 +27,7 @@ const SPEC = {
 export async function main(args: string[]): Promise<number> {
   const parsed = parseCommand(SPEC, args);
   if (parsed === null) return 0;
-  if (parsed.positionals.length > 0) {
-    throw new UsageError(
-      `rgraph touches: unexpected argument '${
-        parsed.positionals[0]
-      }' (see 'rgraph touches --help')`,
-    );
-  }
+  noArguments(SPEC, parsed.positionals);
   const config = loadConfig();
   const userId = requireUserId(config);
   const store = await openStore(config);

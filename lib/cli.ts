@@ -97,6 +97,17 @@ export function parseCommand<S extends CommandSpec>(spec: S, args: string[]): Pa
   return { values: parsed.values as Values<S>, positionals: parsed.positionals };
 }
 
+/** Refuses arguments for a command that takes none: a one-line usage error naming the first. */
+export function noArguments(spec: CommandSpec, positionals: string[]): void {
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `rgraph ${spec.name}: unexpected argument '${
+        positionals[0]
+      }' (see 'rgraph ${spec.name} --help')`,
+    );
+  }
+}
+
 /** Parses a positive integer flag value or throws a usage error naming the flag. */
 export function positiveInt(
   command: string,

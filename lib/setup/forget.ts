@@ -17,7 +17,7 @@
 
 import { type Config, requireUserId } from "../config.ts";
 import { forgetMemoryReads, memoryReadsDir } from "../capture/mod.ts";
-import { forgetFilters, type ForgetQuery, forgetTouches } from "../store/mod.ts";
+import { forgetParams, type ForgetQuery, forgetTouches } from "../store/mod.ts";
 import { addressesFromPrompt } from "../address/mod.ts";
 import { parseAsked } from "../serve/mod.ts";
 import type { Touch } from "../types.ts";
@@ -51,7 +51,7 @@ export async function forget(
   options: { dryRun: boolean },
 ): Promise<ForgetReport> {
   const userId = requireUserId(config);
-  const filters = forgetFilters(query);
+  const filters = forgetParams(userId, query);
   const found = await forgetTouches(config, userId, query, { dryRun: options.dryRun });
   const within = (iso: string) =>
     (filters.since === null || iso >= filters.since) &&

@@ -101,17 +101,22 @@ export type ForgetQuery =
   | { all?: false; session_id?: string; since?: string; before?: string; address?: string };
 
 /**
- * The filters of a query as one record (`null` = any), after refusing one
- * that selects nothing in particular: forgetting everything must be asked
- * for as `all`, never reached by leaving every filter out.
+ * A forget's query parameters (`null` = any) for `userId`, after refusing an
+ * empty id and a query that selects nothing in particular: forgetting
+ * everything must be asked for as `all`, never reached by leaving every
+ * filter out.
  */
-export function forgetFilters(query: ForgetQuery): {
+export function forgetParams(userId: string, query: ForgetQuery): {
+  user: string;
   session: string | null;
   since: string | null;
   before: string | null;
   address: string | null;
 } {
-  if (query.all === true) return { session: null, since: null, before: null, address: null };
+  requireUser(userId);
+  if (query.all === true) {
+    return { user: userId, session: null, since: null, before: null, address: null };
+  }
   const filters = {
     session: query.session_id ?? null,
     since: query.since ?? null,
@@ -121,7 +126,7 @@ export function forgetFilters(query: ForgetQuery): {
   if (Object.values(filters).every((v) => v === null)) {
     throw new Error("forget: a query with no filter must say `all: true`");
   }
-  return filters;
+  return { user: userId, ...filters };
 }
 
 /** What a forget found in each place a Touch can be. */

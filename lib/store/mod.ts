@@ -27,7 +27,7 @@ import { openEmbeddedStore } from "./sqlite/mod.ts";
 export {
   type Edge,
   type ForgetCounts,
-  forgetFilters,
+  forgetParams,
   type ForgetQuery,
   IdentityRequiredError,
   type MemoryStats,

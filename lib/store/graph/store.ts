@@ -22,7 +22,7 @@
 import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
 import {
   type Edge,
-  forgetFilters,
+  forgetParams,
   type ForgetQuery,
   type MemoryStats,
   requireUser,
@@ -304,8 +304,7 @@ export class GraphStore implements Store {
     query: ForgetQuery,
     options: { dryRun?: boolean } = {},
   ): Promise<Touch[]> {
-    requireUser(userId);
-    const params = { user: userId, ...forgetFilters(query) };
+    const params = forgetParams(userId, query);
     if (options.dryRun) {
       const rows = await this.#read(Q.FORGET_PREVIEW, params);
       return rows.map((r) => decodeTouch(nodeProps(r.t)));

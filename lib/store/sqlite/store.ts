@@ -17,7 +17,7 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import {
   type Edge,
-  forgetFilters,
+  forgetParams,
   type ForgetQuery,
   type MemoryStats,
   requireUser,
@@ -297,8 +297,7 @@ export class SqliteStore implements Store {
     query: ForgetQuery,
     options: { dryRun?: boolean } = {},
   ): Promise<Touch[]> {
-    requireUser(userId);
-    const params = { user: userId, ...forgetFilters(query) };
+    const params = forgetParams(userId, query);
     const where = `user_id = $user AND ($session IS NULL OR session_id = $session)
       AND ($since IS NULL OR recorded_at >= $since) AND ($before IS NULL OR recorded_at < $before)
       AND ($address IS NULL OR address = $address OR target = $address)`;
