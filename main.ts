@@ -18,6 +18,9 @@ export type CommandMain = (args: string[]) => Promise<number>;
 const COMMANDS: Record<string, { summary: string; module: string }> = {
   hook: { summary: "record a Touch from a harness hook payload (stdin)", module: "hook" },
   touches: { summary: "list your own Touches", module: "touches" },
+  forget: { summary: "delete your own Touches (never Resources)", module: "forget" },
+  pause: { summary: "stop recording Touches for a while", module: "pause" },
+  resume: { summary: "record Touches again after a pause", module: "resume" },
   sweep: { summary: "fetch pending Touches from GitHub into memory", module: "sweep" },
   "serve-mcp": { summary: "serve the `resource` MCP tool over stdio", module: "serve_mcp" },
   lookup: { summary: "answer an address from memory", module: "lookup" },

@@ -1,6 +1,7 @@
 /**
  * `rgraph lookup <address> [--page N] [--json]`: the `resource` tool's answer
- * for people. It records a Cache Read like the tool does. Exit 0 for every
+ * for people. It records a Cache Read like the tool does (not while capture
+ * is paused, nor run in a directory `[capture] exclude_paths` names). Exit 0 for every
  * answer, a miss included (the outcome is the first word of the answer and
  * the `outcome` field of the JSON); exit 2 for an address it cannot read.
  *
@@ -12,6 +13,7 @@ import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
 import { answer, notAnAddress, parseAsked } from "../lib/serve/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
+import { capturing } from "../lib/capture/mod.ts";
 
 const SPEC = {
   name: "lookup",
@@ -57,7 +59,10 @@ export async function main(args: string[]): Promise<number> {
   }
   const store = await openStore(config);
   try {
-    const a = await answer(store, asked, { page, userId, via: "lookup", now: new Date() });
+    const now = new Date();
+    // Paused, or run in an excluded directory: answered, not recorded.
+    const record = capturing(config, { cwd: null, harness: null }, now);
+    const a = await answer(store, asked, { page, userId, via: "lookup", now, record });
     console.log(parsed.values.json ? JSON.stringify(a.json, null, 2) : a.text);
     return 0;
   } finally {

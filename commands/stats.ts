@@ -6,9 +6,8 @@
  * @module
  */
 
-import { parseCommand } from "../lib/cli.ts";
+import { dateFlag, parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
-import { UsageError } from "../lib/errors.ts";
 import { formatStats, statsReport } from "../lib/setup/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 
@@ -26,25 +25,13 @@ const SPEC = {
   },
 } as const;
 
-/** `YYYY-MM-DD` or an ISO 8601 time, as the ISO string Touches are compared with. */
-function sinceIso(text: string): string {
-  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(
-    text,
-  );
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
-  if (!ok || Number.isNaN(date.getTime())) {
-    throw new UsageError(
-      `rgraph stats: --since takes a date like 2026-01-31 or 2026-01-31T12:00:00Z, not '${text}'`,
-    );
-  }
-  return date.toISOString();
-}
-
 /** Runs `rgraph stats ARGS`. */
 export async function main(args: string[]): Promise<number> {
   const parsed = parseCommand(SPEC, args);
   if (!parsed) return 0;
-  const since = parsed.values.since === undefined ? null : sinceIso(parsed.values.since);
+  const since = parsed.values.since === undefined
+    ? null
+    : dateFlag("stats", "since", parsed.values.since);
   const config = loadConfig();
   const userId = requireUserId(config);
   const store = await openStore(config);

@@ -97,6 +97,17 @@ export function parseCommand<S extends CommandSpec>(spec: S, args: string[]): Pa
   return { values: parsed.values as Values<S>, positionals: parsed.positionals };
 }
 
+/** Refuses arguments for a command that takes none: a one-line usage error naming the first. */
+export function noArguments(spec: CommandSpec, positionals: string[]): void {
+  if (positionals.length > 0) {
+    throw new UsageError(
+      `rgraph ${spec.name}: unexpected argument '${
+        positionals[0]
+      }' (see 'rgraph ${spec.name} --help')`,
+    );
+  }
+}
+
 /** Parses a positive integer flag value or throws a usage error naming the flag. */
 export function positiveInt(
   command: string,
@@ -109,4 +120,21 @@ export function positiveInt(
     throw new UsageError(`rgraph ${command}: --${flag} takes a whole number of at least 1`);
   }
   return n;
+}
+
+/**
+ * A date flag's value (`YYYY-MM-DD`, midnight UTC, or an ISO 8601 time) as
+ * the ISO string Touches are compared with, or a usage error naming the flag.
+ */
+export function dateFlag(command: string, flag: string, text: string): string {
+  const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(
+    text,
+  );
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (!ok || Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `rgraph ${command}: --${flag} takes a date like 2026-01-31 or 2026-01-31T12:00:00Z, not '${text}'`,
+    );
+  }
+  return date.toISOString();
 }

@@ -15,7 +15,8 @@
 
 import { parse } from "smol-toml";
 import { UserError } from "./errors.ts";
-import { configPath, defaultDataDir, home } from "./config_path.ts";
+import { configPath, defaultDataDir, home, normalPath } from "./config_path.ts";
+import { HARNESS_NAMES, type HarnessName } from "./types.ts";
 
 export { configPath, defaultDataDir };
 
@@ -45,6 +46,26 @@ export interface Config {
     api_url: string;
     graphql_url: string;
   };
+  /** What hooks may record (`[capture]`). */
+  capture: CapturePolicy;
+}
+
+/**
+ * What hooks may record, from `[capture]`. Hooks read it from their config
+ * cache, so every field is plain JSON.
+ */
+export interface CapturePolicy {
+  /**
+   * Directories whose sessions record nothing: absolute, `~` expanded, in
+   * {@link normalPath}'s spelling. Symlinks are resolved when compared.
+   */
+  exclude_paths: string[];
+  /** Harnesses whose hooks record nothing. */
+  exclude_harnesses: HarnessName[];
+  /** Tool names, lowercased: a call of one (compared ignoring case) records nothing. */
+  exclude_tools: string[];
+  /** `false`: prompts are never scanned, so there are no PROMPTED Touches. */
+  prompts: boolean;
 }
 
 /** A config file that exists but cannot be used. */
@@ -87,6 +108,67 @@ function storePath(file: string, path: string | null): string | null {
   return path;
 }
 
+const CAPTURE_KEYS = ["exclude_paths", "exclude_harnesses", "exclude_tools", "prompts"];
+
+/** A list of non-empty strings, or the empty list when absent. */
+function strings(file: string, t: Table, sec: string, key: string): string[] {
+  const v = t[key];
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.some((x) => typeof x !== "string" || x.trim() === "")) {
+    throw new ConfigError(file, `${sec}.${key} must be a list of non-empty strings`);
+  }
+  return v as string[];
+}
+
+/**
+ * `[capture]`. Unknown keys are refused rather than ignored: a misspelt
+ * exclusion that silently excludes nothing is the mistake this section
+ * exists to prevent.
+ */
+function capturePolicy(file: string, t: Table): CapturePolicy {
+  for (const key of Object.keys(t)) {
+    if (!CAPTURE_KEYS.includes(key)) {
+      throw new ConfigError(
+        file,
+        `[capture] has no key '${key}' (known: ${CAPTURE_KEYS.join(", ")})`,
+      );
+    }
+  }
+  const paths = strings(file, t, "capture", "exclude_paths").map((p) => {
+    const path = p.trim();
+    if (path === "~" || path.startsWith("~/")) return normalPath(`${home()}/${path.slice(1)}`);
+    if (!path.startsWith("/")) {
+      throw new ConfigError(
+        file,
+        `capture.exclude_paths entries must be absolute or start with ~/ (got "${p}")`,
+      );
+    }
+    return normalPath(path);
+  });
+  const harnesses = strings(file, t, "capture", "exclude_harnesses").map((h) => {
+    const name = h.trim().toLowerCase();
+    if (!(HARNESS_NAMES as readonly string[]).includes(name)) {
+      throw new ConfigError(
+        file,
+        `capture.exclude_harnesses: unknown harness "${h}" (known: ${HARNESS_NAMES.join(", ")})`,
+      );
+    }
+    return name as HarnessName;
+  });
+  const prompts = t.prompts ?? true;
+  if (typeof prompts !== "boolean") {
+    throw new ConfigError(file, "capture.prompts must be true or false");
+  }
+  return {
+    exclude_paths: [...new Set(paths)],
+    exclude_harnesses: [...new Set(harnesses)],
+    exclude_tools: [
+      ...new Set(strings(file, t, "capture", "exclude_tools").map((x) => x.trim().toLowerCase())),
+    ],
+    prompts,
+  };
+}
+
 /** Parses config text; `file` names it in errors. Pure apart from reading defaults from the environment. */
 export function parseConfig(text: string | null, file: string): Config {
   let doc: Table = {};
@@ -102,6 +184,7 @@ export function parseConfig(text: string | null, file: string): Config {
   const identity = section(file, doc, "identity");
   const store = section(file, doc, "store");
   const github = section(file, doc, "github");
+  const capture = capturePolicy(file, section(file, doc, "capture"));
   const dataDir = defaultDataDir();
   const apiUrl = (str(file, github, "github", "api_url") ?? "https://api.github.com").replace(
     /\/+$/,
@@ -127,6 +210,7 @@ export function parseConfig(text: string | null, file: string): Config {
       api_url: apiUrl,
       graphql_url: str(file, github, "github", "graphql_url") ?? `${apiUrl}/graphql`,
     },
+    capture,
   };
 }
 

@@ -35,3 +35,23 @@ export function configPath(): string {
 export function defaultDataDir(): string {
   return `${env("XDG_DATA_HOME") ?? `${home()}/.local/share`}/rgraph`;
 }
+
+/**
+ * An absolute path in one spelling: `.` and empty segments dropped, `..`
+ * applied, no trailing slash (except `/` itself). Lexical only — symlinks are
+ * the caller's to resolve — so it needs no file system.
+ *
+ * @example
+ * ```ts
+ * normalPath("/work//client-x/./src/../"); // "/work/client-x"
+ * ```
+ */
+export function normalPath(path: string): string {
+  const parts: string[] = [];
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") parts.pop();
+    else parts.push(segment);
+  }
+  return `/${parts.join("/")}`;
+}

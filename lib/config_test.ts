@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ConfigError, loadConfig, parseConfig, requireUserId } from "./config.ts";
 import { UserError } from "./errors.ts";
+import { normalPath } from "./config_path.ts";
 
 Deno.test("a missing file means defaults", () => {
   const c = loadConfig("/nonexistent/rgraph/config.toml");
@@ -56,4 +57,31 @@ Deno.test("[store] path: ~/ is the home directory; a relative path is refused", 
 
 Deno.test("a config saved with a byte-order mark reads like any other", () => {
   assert.equal(parseConfig(`\uFEFF[identity]\nuser_id = "win"`, "/c.toml").identity.user_id, "win");
+});
+
+Deno.test("[capture]: defaults record everything; values are normalised once, here", () => {
+  assert.deepEqual(parseConfig("", "/c.toml").capture, {
+    exclude_paths: [],
+    exclude_harnesses: [],
+    exclude_tools: [],
+    prompts: true,
+  });
+  const home = Deno.env.get("HOME") ?? "/";
+  const c = parseConfig(
+    `[capture]
+exclude_paths = ["~/work/client-x/", "/srv//acme/./app/../", "~", "/srv/acme"]
+exclude_harnesses = ["Claude-Code", "gemini"]
+exclude_tools = [" WebFetch ", "webfetch", "mcp__github__get_issue"]
+prompts = false
+`,
+    "/c.toml",
+  ).capture;
+  assert.deepEqual(c.exclude_paths, [
+    normalPath(`${home}/work/client-x`),
+    "/srv/acme",
+    normalPath(home),
+  ]);
+  assert.deepEqual(c.exclude_harnesses, ["claude-code", "gemini"]);
+  assert.deepEqual(c.exclude_tools, ["webfetch", "mcp__github__get_issue"]);
+  assert.equal(c.prompts, false);
 });

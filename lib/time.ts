@@ -26,3 +26,29 @@ export function ago(iso: string, now: Date): string {
   if (d < 730) return `${Math.floor(d / 30)}mo ago`;
   return `${Math.floor(d / 365)}y ago`;
 }
+
+const UNIT_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/**
+ * A duration written as whole numbers of units — `s`, `m`, `h`, `d`, `w` —
+ * such as `30m`, `2h`, `1d` or `1h30m`, in milliseconds; `null` for anything
+ * else, and for a duration of zero.
+ *
+ * @example
+ * ```ts
+ * parseDuration("1h30m"); // 5400000
+ * ```
+ */
+export function parseDuration(text: string): number | null {
+  const t = text.trim().toLowerCase();
+  if (!/^(\d+[smhdw])+$/.test(t)) return null;
+  let ms = 0;
+  for (const [, n, unit] of t.matchAll(/(\d+)([smhdw])/g)) ms += Number(n) * UNIT_MS[unit];
+  return ms > 0 && Number.isSafeInteger(ms) ? ms : null;
+}

@@ -17,6 +17,24 @@ export type ListingKind = "issues" | "pulls";
 /** A Listing's `state` filter. `merged` exists for pulls only. */
 export type ListingState = "open" | "closed" | "all" | "merged";
 
+/**
+ * The harnesses rgraph hooks into, one adapter each in `lib/capture/harness/`.
+ * A list, not only a type: the config file's `[capture] exclude_harnesses` is
+ * checked against it.
+ */
+export const HARNESS_NAMES = [
+  "claude-code",
+  "codex",
+  "copilot",
+  "cursor",
+  "opencode",
+  "gemini",
+  "grok",
+] as const;
+
+/** One of {@link HARNESS_NAMES}. */
+export type HarnessName = typeof HARNESS_NAMES[number];
+
 /** How a Touch arrived: the agent fetched it, or a person pasted it into a prompt. */
 export type Provenance = "FETCHED" | "PROMPTED";
 

@@ -554,3 +554,39 @@ Deno.test("a resource call the hook reported is tied to that session, tool-call 
     await sb.cleanup();
   }
 });
+
+Deno.test("resource answers but records no Cache Read while paused, from an excluded harness or directory", async () => {
+  const sb = await sandbox({ extra: `[capture]\nexclude_harnesses = ["codex"]\n` });
+  const store = openEmbeddedStore(sb.dbPath);
+  await store.putResources([{ resource: issue(O, R, 1) }]);
+  const claude = await connect(sb, "claude-code");
+  const codex = await connect(sb, "codex-mcp-client");
+  const reads = async () => (await store.listTouches("alice")).map((x) => x.harness);
+  try {
+    assert.match((await ask(codex, `${O}/${R}#1`)).text, /^rgraph: hit /);
+    assert.deepEqual(await reads(), [], "Codex is excluded");
+    assert.match((await ask(claude, `${O}/${R}#1`)).text, /^rgraph: hit /);
+    assert.deepEqual(await reads(), ["claude-code"]);
+    // A pause reaches a server that is already running, and so does its end.
+    assert.equal((await sb.rgraph(["pause"])).code, 0);
+    assert.match((await ask(claude, `${O}/${R}#1`)).text, /^rgraph: hit /);
+    assert.deepEqual(await reads(), ["claude-code"]);
+    assert.equal((await sb.rgraph(["resume"])).code, 0);
+    await ask(claude, `${O}/${R}#1`);
+    assert.deepEqual(await reads(), ["claude-code", "claude-code"]);
+  } finally {
+    await claude.close();
+    await codex.close();
+  }
+  // The server's working directory is the session's project: excluded, nothing is recorded.
+  await sb.writeConfig(configToml(sb.dbPath, { extra: `[capture]\nexclude_paths = ["~"]\n` }));
+  const inside = await connect(sb, "claude-code");
+  try {
+    assert.match((await ask(inside, `${O}/${R}#1`)).text, /^rgraph: hit /);
+    assert.equal((await reads()).length, 2);
+  } finally {
+    await inside.close();
+    await store.close();
+    await sb.cleanup();
+  }
+});

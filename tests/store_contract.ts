@@ -316,6 +316,78 @@ export function storeContract(
     await assert.rejects(() => store.userStats(""), IdentityRequiredError);
   });
 
+  test("forget deletes the user's selected Touches only, never Resources; twice is a no-op", async (store) => {
+    await store.putResources([{ resource: issue(1) }]);
+    await store.recordTouches([
+      touch("alice", "github:acme/rocket#1", {
+        session_id: "s1",
+        recorded_at: "2026-03-01T10:00:00.000Z",
+      }),
+      touch("alice", "github:acme/rocket#2", {
+        session_id: "s1",
+        recorded_at: "2026-03-01T10:01:00.000Z",
+      }),
+      touch("alice", "github:acme/rocket#3", {
+        session_id: "s2",
+        recorded_at: "2026-03-02T09:00:00.000Z",
+      }),
+      // Asked under a listing, answered by issue #1: named by its target.
+      touch("alice", OPEN_ISSUES, {
+        session_id: "s2",
+        recorded_at: "2026-03-02T10:00:00.000Z",
+        status: "served",
+        outcome: "hit",
+        target: "github:acme/rocket#1",
+      }),
+      touch("alice", "github:acme/rocket#4", {
+        session_id: "s3",
+        recorded_at: "2026-03-03T10:00:00.000Z",
+      }),
+      touch("bob", "github:acme/rocket#1", { session_id: "s1", dedup_key: "dedup-1" }),
+    ]);
+    const mine = async () => (await store.listTouches("alice")).map((t) => t.address);
+    const bobs = async () => (await store.listTouches("bob")).map((t) => t.address);
+    const addresses = (ts: { address: string }[]) => ts.map((t) => t.address);
+
+    const preview = await store.forgetTouches("alice", { session_id: "s1" }, { dryRun: true });
+    assert.deepEqual(addresses(preview), ["github:acme/rocket#1", "github:acme/rocket#2"]);
+    assert.equal((await mine()).length, 5, "a dry run deletes nothing");
+
+    const s1 = await store.forgetTouches("alice", { session_id: "s1" });
+    assert.deepEqual(addresses(s1), ["github:acme/rocket#1", "github:acme/rocket#2"]);
+    assert.deepEqual(s1.map((t) => t.user_id), ["alice", "alice"]);
+    assert.deepEqual(await store.forgetTouches("alice", { session_id: "s1" }), []);
+    assert.deepEqual(await bobs(), ["github:acme/rocket#1"], "bob's Touch of s1 stays");
+
+    const byTarget = await store.forgetTouches("alice", { address: "github:acme/rocket#1" });
+    assert.deepEqual(addresses(byTarget), [OPEN_ISSUES]);
+    assert.deepEqual(await bobs(), ["github:acme/rocket#1"]);
+
+    const window = { since: "2026-03-02T00:00:00.000Z", before: "2026-03-03T00:00:00.000Z" };
+    assert.deepEqual(addresses(await store.forgetTouches("alice", window)), [
+      "github:acme/rocket#3",
+    ]);
+    assert.deepEqual(await mine(), ["github:acme/rocket#4"]);
+    assert.deepEqual(
+      addresses(await store.forgetTouches("alice", { before: "2026-03-03T10:00:00.000Z" })),
+      [],
+      "before is exclusive",
+    );
+
+    assert.deepEqual(addresses(await store.forgetTouches("alice", { all: true })), [
+      "github:acme/rocket#4",
+    ]);
+    assert.deepEqual(await mine(), []);
+    assert.deepEqual(await store.forgetTouches("alice", { all: true }), []);
+    assert.deepEqual(await bobs(), ["github:acme/rocket#1"]);
+    assert.deepEqual(await store.getResource(issue(1).address), issue(1));
+    assert.equal((await store.memoryStats()).resources.issue, 1);
+
+    await assert.rejects(() => store.forgetTouches("", { all: true }), IdentityRequiredError);
+    await assert.rejects(() => store.forgetTouches("alice", {}), /all: true/);
+    assert.deepEqual(await bobs(), ["github:acme/rocket#1"]);
+  });
+
   // --- Leases ----------------------------------------------------------------
 
   test("two concurrent leasers get disjoint Touches, oldest first, never Cache Reads", async (store) => {

@@ -30,6 +30,7 @@ import { connectGraph, type GraphStore } from "../lib/store/graph/mod.ts";
 import { type Emulator, startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
 import { type RunResult, type Sandbox, sandbox } from "./helpers.ts";
+import { openEmbeddedStore } from "../lib/store/mod.ts";
 
 const NEO4J_URL = Deno.env.get("RGRAPH_TEST_NEO4J_URL") ?? "";
 const MEMGRAPH_URL = Deno.env.get("RGRAPH_TEST_MEMGRAPH_URL") ?? "";
@@ -593,6 +594,204 @@ for (const server of SERVERS) {
         await assertUpgradedReferences(store);
       } finally {
         await store.close();
+      }
+    },
+  });
+}
+
+// --- rgraph forget with a graph store: the outbox (sent or not) and the server ---
+
+for (const server of SERVERS) {
+  const name = (title: string) => `graph store on ${server.name}: ${title}`;
+  const ignore = !server.url;
+
+  Deno.test({
+    name: name(
+      "forget takes a user's Touches from the outbox (unsent and sent) and the server, never others' or Resources",
+    ),
+    ignore,
+    async fn() {
+      await wipe(server.url);
+      const emu = await startEmulator();
+      const alice = await teammate("alice", server.url, emu);
+      // Alice's other machine: its own outbox, the same shared store.
+      const laptop = await teammate("alice", server.url, emu);
+      const bob = await teammate("bob", server.url, emu);
+      const graph = await connectGraph({
+        url: server.url,
+        user: null,
+        password: null,
+        database: null,
+      });
+      const slug = `${big.owner}/${big.name}`;
+      const key = (n: number) => `github:${slug}#${n}`;
+      const hook = async (sb: Sandbox, session: string, command: string) =>
+        await ok(
+          sb.rgraph(["hook", "claude-code"], {
+            stdin: bashPayload(command, { session_id: session }),
+          }),
+          "hook",
+        );
+      const forget = async (sb: Sandbox, args: string[]) =>
+        JSON.parse((await ok(sb.rgraph(["forget", "--json", ...args]), "forget")).stdout);
+      const onServer = async (user: string) =>
+        (await graph.cypher(
+          `MATCH (t:Touch) WHERE t.user_id = $user RETURN t.session_id AS s, t.address AS a
+           ORDER BY s, a`,
+          { user },
+        )).map((r) => `${r.s} ${r.a}`);
+      const outbox = async (sb: Sandbox) => {
+        const local = openEmbeddedStore(sb.dbPath);
+        try {
+          return (await local.listTouches("alice")).map((t) => `${t.session_id} ${t.address}`)
+            .sort();
+        } finally {
+          await local.close();
+        }
+      };
+      const resources = async () =>
+        (await graph.cypher(`MATCH (n:Resource) RETURN count(n) AS n`))[0].n as number;
+      try {
+        await hook(alice, "alice-s1", `gh issue view 3 -R ${slug}`);
+        await hook(alice, "alice-s1", `gh pr view ${detailedPull.number} -R ${slug}`);
+        await hook(bob, "alice-s1", `gh issue view 3 -R ${slug}`);
+        await hook(laptop, "laptop-s2", `gh issue view 3 -R ${slug}`);
+        for (const sb of [alice, bob, laptop]) await ok(sb.rgraph(["sweep"]), "sweep (sends)");
+        // Recorded after the last sync: waiting in the outbox, never sent.
+        await hook(alice, "alice-s1", `gh issue view 7 -R ${slug}`);
+        assert.deepEqual(await onServer("alice"), [
+          `alice-s1 ${key(3)}`,
+          `alice-s1 ${key(detailedPull.number)}`,
+          `laptop-s2 ${key(3)}`,
+        ]);
+        assert.equal((await outbox(alice)).length, 3);
+        const stored = await resources();
+        assert.equal(stored, 2, "the issue and the pull request");
+
+        const preview = await forget(alice, ["--session", "alice-s1", "--dry-run"]);
+        assert.deepEqual(preview.counts, {
+          touches: 3,
+          local: 3,
+          shared: 2,
+          memory_reads: 0,
+          log_lines: 0,
+        });
+        assert.equal((await onServer("alice")).length, 3, "a dry run deletes nothing");
+        assert.equal((await outbox(alice)).length, 3);
+
+        const s1 = await forget(alice, ["--session", "alice-s1"]);
+        assert.deepEqual(s1.counts, {
+          touches: 3,
+          local: 3,
+          shared: 2,
+          memory_reads: 0,
+          log_lines: 0,
+        });
+        assert.deepEqual(await outbox(alice), []);
+        assert.deepEqual(await onServer("alice"), [`laptop-s2 ${key(3)}`]);
+        // Bob's Touch in the same session stays, and so does the Session it is in.
+        assert.deepEqual(await onServer("bob"), [`alice-s1 ${key(3)}`]);
+        assert.equal(
+          (await graph.cypher(`MATCH (s:Session {session_id: 'alice-s1'}) RETURN count(s) AS n`))[0]
+            .n,
+          1,
+        );
+        // The unsent Touch never reached the server, then or since.
+        assert.ok(!(await onServer("alice")).some((t) => t.endsWith(key(7))));
+        assert.deepEqual((await touchesOf(alice)).map((t) => t.address), [key(3)]);
+        assert.ok(!(await onServer("alice")).some((t) => t.endsWith(key(7))));
+
+        // Only on the server (recorded on the laptop): by address, in any form.
+        const byAddress = await forget(alice, ["--address", `https://github.com/${slug}/issues/3`]);
+        assert.deepEqual(byAddress.counts, {
+          touches: 1,
+          local: 0,
+          shared: 1,
+          memory_reads: 0,
+          log_lines: 0,
+        });
+        assert.deepEqual(await onServer("alice"), []);
+        assert.equal(
+          (await graph.cypher(`MATCH (s:Session {session_id: 'laptop-s2'}) RETURN count(s) AS n`))[
+            0
+          ]
+            .n,
+          0,
+          "a Session nothing joins any more goes with its last Touch",
+        );
+        assert.deepEqual(await touchesOf(laptop), []);
+        assert.deepEqual(await onServer("bob"), [`alice-s1 ${key(3)}`]);
+
+        // --all, then again: nothing.
+        await hook(alice, "alice-s3", `gh issue view 42 -R ${slug}`);
+        await ok(alice.rgraph(["lookup", key(3)]), "a Cache Read, straight to the server");
+        assert.equal((await forget(alice, ["--all"])).counts.touches, 2);
+        assert.deepEqual(await onServer("alice"), []);
+        assert.deepEqual(await outbox(alice), []);
+        const stats = JSON.parse((await ok(alice.rgraph(["stats", "--json"]), "stats")).stdout);
+        assert.deepEqual(stats.touches, { pending: 0, resolved: 0, unresolved: {} });
+        assert.equal(stats.cache_reads.total, 0);
+        assert.equal((await forget(alice, ["--all"])).counts.touches, 0);
+        assert.deepEqual(await onServer("bob"), [`alice-s1 ${key(3)}`]);
+        assert.equal(await resources(), stored, "every Resource stays");
+        assert.match((await ok(bob.rgraph(["lookup", key(3)]), "lookup")).stdout, /\bhit\b/);
+      } finally {
+        await graph.close();
+        await alice.cleanup();
+        await laptop.cleanup();
+        await bob.cleanup();
+        await emu.close();
+      }
+    },
+  });
+
+  Deno.test({
+    name: name("forget with the server down clears the outbox and says to run it again"),
+    ignore,
+    async fn() {
+      await wipe(server.url);
+      const emu = await startEmulator();
+      const erin = await teammate("erin", server.url, emu);
+      const slug = `${big.owner}/${big.name}`;
+      try {
+        await ok(
+          erin.rgraph(["hook", "claude-code"], {
+            stdin: bashPayload(`gh issue view 3 -R ${slug}`),
+          }),
+          "hook",
+        );
+        await ok(erin.rgraph(["touches"]), "touches (sends it)");
+        await ok(
+          erin.rgraph(["hook", "claude-code"], {
+            stdin: bashPayload(`gh issue view 7 -R ${slug}`),
+          }),
+          "hook",
+        );
+        await erin.setUrl(deadUrl());
+        const dry = await erin.rgraph(["forget", "--all", "--dry-run"]);
+        assert.equal(dry.code, 1);
+        assert.match(dry.stderr, /^rgraph forget: the shared store is unreachable \(/);
+        const r = await erin.rgraph(["forget", "--all"]);
+        assert.equal(r.code, 1);
+        assert.equal(r.stderr.trim().split("\n").length, 1);
+        assert.match(
+          r.stderr,
+          /^rgraph forget: 2 Touches were forgotten from the local outbox, but the shared store is unreachable \(.*\): run the same forget again once it is back/,
+        );
+        await erin.setUrl(server.url);
+        assert.deepEqual(
+          (await touchesOf(erin)).map((t) => t.address),
+          [`github:${slug}#3`],
+          "the sent one waits on the server; the unsent one is gone for good",
+        );
+        const again = JSON.parse(
+          (await ok(erin.rgraph(["forget", "--all", "--json"]), "forget again")).stdout,
+        );
+        assert.equal(again.counts.shared, 1);
+        assert.deepEqual(await touchesOf(erin), []);
+      } finally {
+        await erin.cleanup();
+        await emu.close();
       }
     },
   });

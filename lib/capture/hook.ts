@@ -3,6 +3,9 @@
  * adapter, record a private Touch for every GitHub read or pasted link it
  * names, and return what the harness should print (the session hint at
  * session start, a Nudge before a fetch of something in memory), or `null`.
+ * While capture is paused (`pause.ts`), or when the capture policy
+ * (`policy.ts`) excludes the event, nothing is recorded, noted or nudged;
+ * the session hint is still given.
  *
  * Rules a harness depends on: nothing here throws and nothing here prints;
  * every problem goes to `<data_dir>/hook.log`, one line each. The command
@@ -39,6 +42,8 @@ import { readGitRemote } from "./git_remote.ts";
 import { isMemoryRead, touchesFor } from "./touch.ts";
 import { nudgeText, SESSION_HINT } from "./nudge.ts";
 import { memoryReadsDir, noteMemoryRead } from "./memory_reads.ts";
+import { exclusion, visiblePrompt } from "./policy.ts";
+import { pauseState } from "./pause.ts";
 
 /** How the hook was called, beyond the harness name. */
 export interface HookOptions {
@@ -99,6 +104,24 @@ function noteResourceCall(event: ToolStartEvent, adapter: HarnessAdapter, config
     address: input.address.trim(),
     noted_at: new Date().toISOString(),
   });
+}
+
+/**
+ * The event as capture may see it, or `null` when the capture policy keeps
+ * it out: an excluded working directory, harness or tool, or a prompt when
+ * prompts are off. A prompt keeps only its text outside `<private>` blocks,
+ * so nothing downstream (parser, dedup hash) ever sees the rest.
+ */
+function allowed(
+  adapter: HarnessAdapter,
+  event: UserPromptEvent | ToolStartEvent,
+  config: HookConfig,
+): UserPromptEvent | ToolStartEvent | null {
+  const policy = config.capture;
+  const tool = event.type === "tool_start" ? event.tool_name : null;
+  if (exclusion(policy, { cwd: event.cwd, harness: adapter.name, tool }) !== null) return null;
+  if (event.type === "tool_start") return event;
+  return policy.prompts ? { ...event, prompt: visiblePrompt(event.prompt) } : null;
 }
 
 /**
@@ -167,8 +190,6 @@ export async function runHook(
       log(`unknown harness '${harness}' (expected one of ${HARNESS_NAMES.join("|")})`);
       return null;
     }
-    const config = await loadHookConfig();
-    dataDir = config.data_dir;
     let payload: unknown;
     try {
       payload = JSON.parse(input);
@@ -177,9 +198,16 @@ export async function runHook(
       return null;
     }
     const event = adapter.parse(payload, { event: options.event });
+    // Before the config: a paused hook reads one small file and nothing else.
+    // The session hint records nothing and only points the model at memory,
+    // so a pause (or the capture policy) never withholds it.
+    if (event.type !== "session_start" && pauseState(dataDir).paused) return null;
+    const config = await loadHookConfig();
+    dataDir = config.data_dir;
     if (event.type === "session_start") return adapter.renderSessionHint(SESSION_HINT);
     if (event.type === "ignored") return null;
-    return await capture(adapter, event, config, log);
+    const seen = allowed(adapter, event, config);
+    return seen === null ? null : await capture(adapter, seen, config, log);
   } catch (e) {
     log(e);
     return null;

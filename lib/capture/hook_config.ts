@@ -8,8 +8,9 @@
  * So the file is parsed by `config.ts` only when its text changes: the values
  * the hook needs are kept in `<data_dir>/hook-config.json` under a hash of the
  * file's path, its text and the data directory, and any later hook that reads
- * the same text takes them from there. The cache holds identity and the store
- * path only — never a token or a password — and anything unexpected (no
+ * the same text takes them from there. The cache holds identity, the store
+ * path and the capture policy only — never a token or a password — and
+ * anything unexpected (no
  * cache, another key, a corrupt file, a file that cannot be written) falls
  * back to parsing, so it can make the hook slower, never wrong.
  *
@@ -27,10 +28,17 @@ import type { Config } from "../config.ts";
 import { configPath, defaultDataDir } from "../config_path.ts";
 import { sha256Hex } from "../digest.ts";
 
-/** What the hook reads from the config: who records, and into which store. */
-export type HookConfig = Pick<Config, "file" | "data_dir" | "identity"> & {
+/** What the hook reads from the config: who records, into which store, and what it may record. */
+export type HookConfig = Pick<Config, "file" | "data_dir" | "identity" | "capture"> & {
   store: Pick<Config["store"], "path">;
 };
+
+/**
+ * Part of the cache key: bumped whenever {@link HookConfig} gains a field, so
+ * a cache written by an older rgraph (without it) is parsed again, never
+ * used with the field missing.
+ */
+const CACHE_FORMAT = 2;
 
 interface CacheFile {
   key: string;
@@ -84,7 +92,7 @@ export async function loadHookConfig(file: string = configPath()): Promise<HookC
   } catch (e) {
     readError = !(e instanceof Deno.errors.NotFound);
   }
-  const key = sha256Hex(JSON.stringify([file, text, dataDir]));
+  const key = sha256Hex(JSON.stringify([CACHE_FORMAT, file, text, dataDir]));
   const cachePath = hookConfigCachePath(dataDir);
   if (!readError) {
     const cached = readCache(cachePath, key);
@@ -102,6 +110,7 @@ export async function loadHookConfig(file: string = configPath()): Promise<HookC
     data_dir: full.data_dir,
     identity: { user_id: full.identity.user_id, github_login: full.identity.github_login },
     store: { path: full.store.path },
+    capture: full.capture,
   };
   writeCache(cachePath, { key, config });
   return config;

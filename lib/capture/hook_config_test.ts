@@ -35,6 +35,7 @@ Deno.test("the hook sees what loadConfig sees, first from the file, then from th
       data_dir: full.data_dir,
       identity: full.identity,
       store: { path: full.store.path },
+      capture: full.capture,
     };
     assert.deepEqual(await loadHookConfig(file), expected);
     const cache = await Deno.readTextFile(hookConfigCachePath(dataDir));

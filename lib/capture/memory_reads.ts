@@ -120,3 +120,33 @@ export function claimMemoryRead(dir: string, q: MemoryReadQuery): MemoryReadNote
   candidates.sort((a, b) => b.at - a.at);
   return candidates.find((c) => removed(c.path))?.note ?? null;
 }
+
+/**
+ * `rgraph forget`: removes the notes of `userId` that `matches` selects and
+ * returns how many there were; with `dryRun` it only counts them. Notes of
+ * other users stay, whatever `matches` says. A missing folder holds none.
+ */
+export function forgetMemoryReads(
+  dir: string,
+  userId: string,
+  matches: (note: MemoryReadNote) => boolean,
+  dryRun: boolean,
+): number {
+  let count = 0;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return 0;
+    throw e;
+  }
+  for (const entry of entries) {
+    if (!entry.name.endsWith(".json")) continue;
+    const path = `${dir}/${entry.name}`;
+    const note = readNote(path);
+    if (note === null || note.user_id !== userId || !matches(note)) continue;
+    // A note claimed by a server meanwhile is gone already: it counts only if this removed it.
+    if (dryRun || removed(path)) count++;
+  }
+  return count;
+}

@@ -3,7 +3,8 @@
  * payload per tool call or prompt; capture turns it into private Touches of
  * the Addresses it names (never using the network), notes calls of rgraph's
  * own `resource` tool for the MCP server to claim, and renders the session
- * hint and the Nudge in each harness's format.
+ * hint and the Nudge in each harness's format — unless capture is paused
+ * (`pause.ts`) or the capture policy keeps the event out (`policy.ts`).
  *
  * Everything here may run inside `rgraph hook`, on every tool call: no npm
  * package, MCP SDK, octokit or Bolt driver is imported, and SQLite loads
@@ -24,8 +25,17 @@ export { type TouchContext, touchesFor } from "./touch.ts";
 export { readGitRemote } from "./git_remote.ts";
 export {
   claimMemoryRead,
+  forgetMemoryReads,
   type MemoryReadNote,
   type MemoryReadQuery,
   memoryReadsDir,
 } from "./memory_reads.ts";
 export { nudgeText, SESSION_HINT } from "./nudge.ts";
+export {
+  pauseCapture,
+  pauseFilePath,
+  type PauseState,
+  pauseState,
+  resumeCapture,
+} from "./pause.ts";
+export { type CaptureSite, capturing, type Exclusion, exclusion, visiblePrompt } from "./policy.ts";

@@ -58,6 +58,11 @@ export interface AnswerOptions {
   nonce?: string;
   /** Keeps whole listings between answers of a long-lived server (see {@link MemberCache}). */
   cache?: MemberCache;
+  /**
+   * `false` answers without recording the Cache Read: capture is paused, or
+   * the capture policy excludes where the read came from. Default `true`.
+   */
+  record?: boolean;
 }
 
 /**
@@ -294,7 +299,8 @@ async function findListing(
 }
 
 /**
- * Answers `address` from memory and records the Cache Read for `userId`.
+ * Answers `address` from memory and records the Cache Read for `userId`
+ * (unless `record` is false).
  * `null` (an address that could not be parsed) gets {@link invalidAnswer}
  * without a Touch. Never calls GitHub.
  */
@@ -310,7 +316,9 @@ export async function answer(
     ? await findListing(store, address, page, ctx, opts.cache)
     : await findResource(store, address, page, ctx);
   const outcome: CacheOutcome = found?.outcome ?? "miss";
-  await store.recordTouches([cacheRead(address, outcome, found?.target ?? null, opts)]);
+  if (opts.record !== false) {
+    await store.recordTouches([cacheRead(address, outcome, found?.target ?? null, opts)]);
+  }
   const kind = address.kind;
   if (found === null) {
     return {

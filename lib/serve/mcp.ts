@@ -17,7 +17,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 import { type Config, requireUserId } from "../config.ts";
-import { claimMemoryRead, HARNESS_NAMES, memoryReadsDir } from "../capture/mod.ts";
+import { capturing, claimMemoryRead, HARNESS_NAMES, memoryReadsDir } from "../capture/mod.ts";
 import { openStore, StoreUnavailableError } from "../store/mod.ts";
 import { answer, invalidAnswer, MemberCache, parseAsked } from "./answer.ts";
 import { StoreConnection } from "./connection.ts";
@@ -104,6 +104,9 @@ export async function serveMcp(config: Config): Promise<void> {
       const toolUseId = toolUseIdOf(extra._meta);
       // The hook noted this call on its PreToolUse, where the harness reports one.
       const note = claimMemoryRead(notes, { userId, toolUseId, address, now });
+      const harness = note?.harness ?? harnessOf(server.server.getClientVersion()?.name);
+      // The harness starts the server in the session's project: its directory is the read's.
+      const record = capturing(config, { cwd: null, harness }, now);
       try {
         const a = await conn.use((store) =>
           answer(store, asked, {
@@ -112,10 +115,11 @@ export async function serveMcp(config: Config): Promise<void> {
             sessionId: note?.session_id ?? extra.sessionId ?? startSession,
             toolUseId: toolUseId ?? note?.tool_use_id ?? null,
             agentId: note?.agent_id ?? null,
-            harness: note?.harness ?? harnessOf(server.server.getClientVersion()?.name),
+            harness,
             via: "resource",
             now,
             cache,
+            record,
           })
         );
         return text(a.text);

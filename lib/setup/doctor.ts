@@ -22,8 +22,27 @@ import { HARNESS_IDS } from "./install.ts";
 import { type Check, type DoctorOptions, fail, firstLine, ok } from "./check.ts";
 import { storeChecks, tokenCheck } from "./doctor_store.ts";
 import { harnessChecks } from "./doctor_harness.ts";
+import { pausedUntil } from "./touches.ts";
+import { pauseState } from "../capture/mod.ts";
 
 export { type Check, type DoctorOptions, formatChecks } from "./check.ts";
+
+/**
+ * Whether hooks record now, and what the capture policy keeps out. A pause
+ * or an exclusion is a choice, so this line is information, never a failure.
+ */
+function captureCheck(config: Config): Check {
+  const p = config.capture;
+  const kept = [
+    p.exclude_paths.length ? `paths ${p.exclude_paths.join(", ")}` : "",
+    p.exclude_harnesses.length ? `harnesses ${p.exclude_harnesses.join(", ")}` : "",
+    p.exclude_tools.length ? `tools ${p.exclude_tools.join(", ")}` : "",
+    p.prompts ? "" : "prompts",
+  ].filter((x) => x !== "");
+  const paused = pausedUntil(pauseState(config.data_dir));
+  const state = paused === null ? "recording" : `${paused}: hooks record nothing`;
+  return ok("capture", kept.length ? `${state}; excluded: ${kept.join("; ")}` : state);
+}
 
 /** Runs every check; never throws. */
 export async function runChecks(options: DoctorOptions): Promise<Check[]> {
@@ -56,6 +75,7 @@ export async function runChecks(options: DoctorOptions): Promise<Check[]> {
         `add [identity] user_id = "<you>" to ${config.file}`,
       ),
     );
+    checks.push(captureCheck(config));
     checks.push(...await storeChecks(config));
     checks.push(await tokenCheck(config, options.online));
   }

@@ -35,18 +35,11 @@ import {
 import { removeOurs, sameJson, syncList, syncMember, valueAt } from "./json_edit.ts";
 import { parseJsonc, toValue } from "./jsonc.ts";
 import { ensureKey, parseToml, removeMarked, removeTable, syncTable } from "./toml_edit.ts";
+import { HARNESS_NAMES, type HarnessName } from "../types.ts";
 
-/** The harnesses `rgraph install` knows, in the order the README lists them. */
-export const HARNESS_IDS = [
-  "claude-code",
-  "codex",
-  "copilot",
-  "cursor",
-  "opencode",
-  "gemini",
-  "grok",
-] as const;
-export type HarnessId = typeof HARNESS_IDS[number];
+/** The harnesses `rgraph install` knows: every one rgraph hooks into, in the README's order. */
+export const HARNESS_IDS = HARNESS_NAMES;
+export type HarnessId = HarnessName;
 
 /** Where an install goes: the project directory, or the user's home. */
 export type Scope = "project" | "user";

@@ -6,7 +6,9 @@
  *   and comments survive), then applies it;
  * - `command.ts` — the command line harnesses run for rgraph;
  * - `doctor.ts` — `rgraph doctor`'s checks, each with its fix;
- * - `stats.ts` — `rgraph stats`: what memory saved you.
+ * - `stats.ts` — `rgraph stats`: what memory saved you;
+ * - `touches.ts` — how `rgraph touches` (and `forget --dry-run`) show Touches;
+ * - `forget.ts` — `rgraph forget`: Touches, notes and log lines taken back.
  *
  * @example
  * ```ts
@@ -32,3 +34,5 @@ export {
 export { DENO_FLAGS } from "./command.ts";
 export { type Check, type DoctorOptions, formatChecks, runChecks } from "./doctor.ts";
 export { formatStats, type StatsReport, statsReport } from "./stats.ts";
+export { pauseLine, touchJson, touchTable } from "./touches.ts";
+export { forget, forgetJson, type ForgetReport, formatForget } from "./forget.ts";

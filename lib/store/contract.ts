@@ -90,6 +90,55 @@ export interface TouchQuery {
   status?: TouchStatus;
 }
 
+/**
+ * Which of one user's Touches `rgraph forget` removes: every one (`all`), or
+ * those that match every filter given. `address` is a canonical key and
+ * matches a Touch's address or what the Sweep resolved it to (`target`).
+ * Times are ISO 8601: `since` inclusive, `before` exclusive.
+ */
+export type ForgetQuery =
+  | { all: true }
+  | { all?: false; session_id?: string; since?: string; before?: string; address?: string };
+
+/**
+ * A forget's query parameters (`null` = any) for `userId`, after refusing an
+ * empty id and a query that selects nothing in particular: forgetting
+ * everything must be asked for as `all`, never reached by leaving every
+ * filter out.
+ */
+export function forgetParams(userId: string, query: ForgetQuery): {
+  user: string;
+  session: string | null;
+  since: string | null;
+  before: string | null;
+  address: string | null;
+} {
+  requireUser(userId);
+  if (query.all === true) {
+    return { user: userId, session: null, since: null, before: null, address: null };
+  }
+  const filters = {
+    session: query.session_id ?? null,
+    since: query.since ?? null,
+    before: query.before ?? null,
+    address: query.address ?? null,
+  };
+  if (Object.values(filters).every((v) => v === null)) {
+    throw new Error("forget: a query with no filter must say `all: true`");
+  }
+  return { user: userId, ...filters };
+}
+
+/** What a forget found in each place a Touch can be. */
+export interface ForgetCounts {
+  /** Every Touch forgotten (or that would be), once each, oldest first. */
+  touches: Touch[];
+  /** How many were in the embedded store: with a graph store, its outbox, sent or not. */
+  local: number;
+  /** How many were in the shared graph store; `null` without one. */
+  shared: number | null;
+}
+
 /** Counts `rgraph stats` reports for one user. */
 export interface UserStats {
   cache_reads: { hit: number; subsumed: number; miss: number };
@@ -144,6 +193,16 @@ export interface Store {
 
   /** Settles a leased Touch; only the lease holder may settle it. */
   settleTouch(id: string, owner: string, settlement: Settlement): Promise<void>;
+
+  /**
+   * Deletes the user's own Touches that `query` selects and returns them,
+   * oldest first; with `dryRun`, only returns them. Never another user's
+   * Touches, never a Resource or Listing; a second call finds nothing.
+   * Throws {@link IdentityRequiredError} on an empty id.
+   */
+  forgetTouches(userId: string, query: ForgetQuery, options?: { dryRun?: boolean }): Promise<
+    Touch[]
+  >;
 
   // --- Resources (shared) ------------------------------------------------
 

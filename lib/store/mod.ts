@@ -20,12 +20,15 @@
  */
 
 import type { Config } from "../config.ts";
-import type { Store } from "./contract.ts";
+import type { ForgetCounts, ForgetQuery, Store } from "./contract.ts";
 import type { GraphTarget, MigrateCounts } from "./graph/mod.ts";
 import { openEmbeddedStore } from "./sqlite/mod.ts";
 
 export {
   type Edge,
+  type ForgetCounts,
+  forgetParams,
+  type ForgetQuery,
   IdentityRequiredError,
   type MemoryStats,
   type ResourceHead,
@@ -58,4 +61,28 @@ export async function migrateToGraph(
 ): Promise<MigrateCounts> {
   const graph = await import("./graph/mod.ts");
   return await graph.migrateToGraph(path, userId, target);
+}
+
+/**
+ * `rgraph forget`: deletes `userId`'s Touches that `query` selects from the
+ * configured store — with a graph store, from the hooks' outbox and from the
+ * server (see `graph/open.ts`). `dryRun` finds them and deletes nothing.
+ */
+export async function forgetTouches(
+  config: Config,
+  userId: string,
+  query: ForgetQuery,
+  options: { dryRun?: boolean } = {},
+): Promise<ForgetCounts> {
+  if (config.store.url !== null) {
+    const graph = await import("./graph/mod.ts");
+    return await graph.forgetEverywhere(config, userId, query, options);
+  }
+  const store = openEmbeddedStore(config.store.path);
+  try {
+    const touches = await store.forgetTouches(userId, query, options);
+    return { touches, local: touches.length, shared: null };
+  } finally {
+    await store.close();
+  }
 }

@@ -9,16 +9,24 @@
  * peak memory < 60 MB, and the Nudge (an in-memory hit) adding ≤ 10% to the
  * hook's median over a harness that does no lookup at all.
  *
+ * Also measured: the miss with a `[capture]` policy to apply (exclusions that
+ * do not match, so the hook still records) and a paused hook. With
+ * `RGRAPH_BENCH_BASELINE=DIR` (another checkout of rgraph, e.g. the branch
+ * point: `git worktree add /tmp/base <rev>`), that checkout's hook runs the
+ * same miss, interleaved, on a store of its own schema: a before/after ratio
+ * from one run.
+ *
  * @module
  */
 
-import { RGRAPH_FLAGS, sandbox } from "../helpers.ts";
+import { configToml, RGRAPH_FLAGS, sandbox } from "../helpers.ts";
 import { openEmbeddedStore } from "../../lib/store/mod.ts";
+import { pauseCapture } from "../../lib/capture/mod.ts";
 import { issue } from "../fixtures_memory.ts";
 import type { NewTouch } from "../../lib/types.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const RUNS = 30;
+const RUNS = Number(Deno.env.get("RGRAPH_BENCH_RUNS") ?? 30);
 const STORED_TOUCHES = 10_000;
 
 const sb = await sandbox();
@@ -26,7 +34,6 @@ const empty = `${sb.dir}/empty.ts`;
 await Deno.writeTextFile(empty, "");
 
 // --- seed: 10,000 Touches of this user, and one stored issue for the Nudge -----
-const store = openEmbeddedStore(sb.dbPath);
 const seed: NewTouch[] = Array.from({ length: STORED_TOUCHES }, (_, i) => ({
   user_id: "alice",
   session_id: `seed-${i % 50}`,
@@ -42,15 +49,46 @@ const seed: NewTouch[] = Array.from({ length: STORED_TOUCHES }, (_, i) => ({
   dedup_key: `seed-${i}`,
   status: "pending",
 }));
-await store.recordTouches(seed);
 const now = Date.now();
-await store.putResources([{
-  resource: issue("memgraph", "memgraph", 1234, {
-    fetched_at: new Date(now - 2 * 3_600_000).toISOString(),
-    updated_at: new Date(now - 3 * 86_400_000).toISOString(),
-  }),
-}]);
-await store.close();
+
+/** Seeds the store at `path` through `open` (this checkout's store, or the baseline's). */
+async function seedStore(open: typeof openEmbeddedStore, path: string): Promise<void> {
+  const store = open(path);
+  await store.recordTouches(seed);
+  await store.putResources([{
+    resource: issue("memgraph", "memgraph", 1234, {
+      fetched_at: new Date(now - 2 * 3_600_000).toISOString(),
+      updated_at: new Date(now - 3 * 86_400_000).toISOString(),
+    }),
+  }]);
+  await store.close();
+}
+await seedStore(openEmbeddedStore, sb.dbPath);
+
+/**
+ * An environment of its own beside the sandbox's: another config file and
+ * data directory (so hook-config caches never evict each other), the store
+ * at `dbPath`.
+ */
+async function sideEnv(name: string, dbPath: string, extra?: string) {
+  const config = `${sb.dir}/${name}.toml`;
+  await Deno.writeTextFile(config, configToml(dbPath, { extra }));
+  return { ...sb.env, RGRAPH_CONFIG: config, XDG_DATA_HOME: `${sb.dir}/${name}-data` };
+}
+const policyEnv = await sideEnv(
+  "policy",
+  sb.dbPath,
+  `[capture]\nexclude_paths = ["~/work/client-x", "~/work/client-y/"]\nexclude_tools = ["WebFetch"]\n`,
+);
+const pausedEnv = await sideEnv("paused", sb.dbPath);
+pauseCapture(`${pausedEnv.XDG_DATA_HOME}/rgraph`, null);
+const BASELINE = Deno.env.get("RGRAPH_BENCH_BASELINE") ?? null;
+const baselineDb = `${sb.dir}/baseline-data/rgraph.db`;
+const baselineEnv = await sideEnv("baseline", baselineDb);
+if (BASELINE !== null) {
+  const base = await import(`${BASELINE}/lib/store/mod.ts`);
+  await seedStore(base.openEmbeddedStore, baselineDb);
+}
 
 // --- runs --------------------------------------------------------------------
 let call = 0;
@@ -95,14 +133,19 @@ function childCpuMs(): number | null {
   }
 }
 
-async function run(args: string[], stdin: string | null, wrap: string[] = []) {
+async function run(
+  args: string[],
+  stdin: string | null,
+  wrap: string[] = [],
+  env: Record<string, string> = sb.env,
+) {
   const argv = [...wrap, Deno.execPath(), "run", ...RGRAPH_FLAGS, ...args];
   const cpu0 = childCpuMs();
   const t = performance.now();
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
     cwd: ROOT,
-    env: sb.env,
+    env,
     stdin: stdin === null ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -131,40 +174,59 @@ const hit = () => run(["main.ts", "hook", "claude-code"], payload("claude-code",
 const noLookup = () => run(["main.ts", "hook", "grok"], payload("grok", 1234));
 /** The hook module run as the entry point, without main.ts's dispatch (see commands/hook.ts). */
 const direct = () => run(["commands/hook.ts", "claude-code"], payload("claude-code", 999_999));
+const policy = () =>
+  run(["main.ts", "hook", "claude-code"], payload("claude-code", 999_999), [], policyEnv);
+const paused = () =>
+  run(["main.ts", "hook", "claude-code"], payload("claude-code", 999_999), [], pausedEnv);
+const baseline = () =>
+  run(
+    [`${BASELINE}/main.ts`, "hook", "claude-code"],
+    payload("claude-code", 999_999),
+    [],
+    baselineEnv,
+  );
 
 // Warm deno's module cache and the OS page cache; check what each variant prints.
 for (let i = 0; i < 3; i++) {
-  await Promise.all([reference(), miss(), hit(), noLookup()].map((p) => p));
+  await Promise.all(
+    [reference(), miss(), hit(), noLookup(), policy(), paused()].map((p) => p),
+  );
+  if (BASELINE !== null) await baseline();
 }
 if (!(await hit()).stdout.includes("is in memory")) throw new Error("the hit run printed no Nudge");
 if ((await miss()).stdout !== "") throw new Error("the miss run printed something");
 
-type Variant = "reference" | "miss" | "hit" | "noLookup" | "direct";
-const variants: Record<Variant, () => ReturnType<typeof run>> = {
+type Variant =
+  | "reference"
+  | "miss"
+  | "hit"
+  | "noLookup"
+  | "direct"
+  | "policy"
+  | "paused"
+  | "baseline";
+const variants: Partial<Record<Variant, () => ReturnType<typeof run>>> = {
   reference,
   miss,
   hit,
   noLookup,
   direct,
+  policy,
+  paused,
+  ...(BASELINE === null ? {} : { baseline }),
 };
-const samples: Record<Variant, number[]> = {
-  reference: [],
-  miss: [],
-  hit: [],
-  noLookup: [],
-  direct: [],
-};
-const cpuTotal: Record<Variant, number | null> = {
-  reference: 0,
-  miss: 0,
-  hit: 0,
-  noLookup: 0,
-  direct: 0,
-};
+const samples = Object.fromEntries(Object.keys(variants).map((v) => [v, [] as number[]])) as Record<
+  Variant,
+  number[]
+>;
+const cpuTotal = Object.fromEntries(Object.keys(variants).map((v) => [v, 0])) as Record<
+  Variant,
+  number | null
+>;
 for (let i = 0; i < RUNS; i++) {
   // Interleaved, so load on the shared machine colours every variant alike.
   for (const v of Object.keys(variants) as Variant[]) {
-    const r = await variants[v]();
+    const r = await variants[v]!();
     samples[v].push(r.ms);
     const total = cpuTotal[v];
     cpuTotal[v] = total === null || r.cpu === null ? null : total + r.cpu;
@@ -229,6 +291,17 @@ console.log(line("rgraph hook claude-code, miss", "miss", "  target <= 1.5x"));
 console.log(line("rgraph hook claude-code, Nudge (hit)", "hit"));
 console.log(line("rgraph hook grok (no lookup, no Nudge)", "noLookup"));
 console.log(line("commands/hook.ts as entry, miss", "direct", "  (no main.ts dispatch)"));
+console.log(line("rgraph hook claude-code, miss, [capture]", "policy", "  (exclusions to apply)"));
+console.log(line("rgraph hook claude-code, paused", "paused"));
+if (BASELINE !== null) {
+  console.log(line("baseline checkout's hook, miss", "baseline", `  (${BASELINE})`));
+  const before = median(samples.baseline), after = median(samples.miss);
+  const cpuBefore = cpu("baseline"), cpuAfter = cpu("miss");
+  const cpuRatio = cpuBefore === null || cpuAfter === null
+    ? ""
+    : `, CPU ${(cpuAfter / cpuBefore).toFixed(2)}x`;
+  console.log(`this checkout vs baseline, miss: wall ${(after / before).toFixed(2)}x${cpuRatio}`);
+}
 const nudgeCpu = (() => {
   const a = cpu("hit"), b = cpu("noLookup");
   return a === null || b === null

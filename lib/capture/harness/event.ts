@@ -6,15 +6,10 @@
  * @module
  */
 
-/** The harnesses rgraph has an adapter for. */
-export type HarnessName =
-  | "claude-code"
-  | "codex"
-  | "copilot"
-  | "cursor"
-  | "opencode"
-  | "gemini"
-  | "grok";
+import type { HarnessName } from "../../types.ts";
+
+/** The harnesses rgraph has an adapter for (the list lives with the shared vocabulary). */
+export type { HarnessName };
 
 /** A session began: answer with the session hint where the harness can add context. */
 export interface SessionStartEvent {

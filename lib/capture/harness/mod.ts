@@ -32,6 +32,7 @@ import type { HarnessAdapter, HarnessName } from "./event.ts";
 import { gemini } from "./gemini.ts";
 import { grok } from "./grok.ts";
 import { opencode } from "./opencode.ts";
+import { HARNESS_NAMES } from "../../types.ts";
 
 export type {
   HarnessAdapter,
@@ -55,8 +56,7 @@ export const HARNESSES: Readonly<Record<HarnessName, HarnessAdapter>> = {
   grok,
 };
 
-/** The harness names, in the order above. */
-export const HARNESS_NAMES = Object.keys(HARNESSES) as HarnessName[];
+export { HARNESS_NAMES };
 
 /** True for a name rgraph has an adapter for. */
 function isHarnessName(name: string): name is HarnessName {

@@ -126,6 +126,42 @@ WHERE t.user_id = $user
   AND ($status IS NULL OR t.status = $status)
 RETURN t ORDER BY t.recorded_at, t.seq`;
 
+/** One user's Touches that a forget selects (`t` bound); `null` parameters match any. */
+const FORGOTTEN = `
+MATCH (t:Touch)
+WHERE t.user_id = $user
+  AND ($session IS NULL OR t.session_id = $session)
+  AND ($since IS NULL OR t.recorded_at >= $since)
+  AND ($before IS NULL OR t.recorded_at < $before)
+  AND ($address IS NULL OR t.address = $address OR t.target = $address)`;
+
+/** What a forget would delete, oldest first. */
+export const FORGET_PREVIEW = `${FORGOTTEN}
+RETURN t ORDER BY t.recorded_at, t.seq`;
+
+/**
+ * Deletes the Touches a forget selects with their joins, returning them as
+ * they were and the sessions they were in.
+ */
+export const FORGET_TOUCHES = `${FORGOTTEN}
+OPTIONAL MATCH (t)-[:IN_SESSION]->(s:Session)
+WITH t, properties(t) AS was, s.session_id AS sid
+DETACH DELETE t
+RETURN was, sid ORDER BY was.recorded_at, was.seq`;
+
+/**
+ * Deletes the named Sessions that nothing joins any more: a forgotten
+ * session's id does not outlive its Touches, while a Session another user's
+ * Touch (or another component) still uses stays.
+ */
+export const DROP_EMPTY_SESSIONS = `
+UNWIND $sids AS sid
+MATCH (s:Session {session_id: sid})
+OPTIONAL MATCH (s)-[r]-()
+WITH s, count(r) AS joins
+WHERE joins = 0
+DELETE s`;
+
 const LEASABLE = `t.status = 'pending' AND (t.lease_until IS NULL OR t.lease_until <= $now)`;
 
 /**

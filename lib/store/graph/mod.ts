@@ -22,4 +22,4 @@ export {
   type GraphTarget,
 } from "./store.ts";
 export { type MigrateCounts, type SyncReport } from "./outbox.ts";
-export { migrateToGraph, openGraphStore } from "./open.ts";
+export { forgetEverywhere, migrateToGraph, openGraphStore } from "./open.ts";

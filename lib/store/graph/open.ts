@@ -17,10 +17,26 @@
  */
 
 import type { Config } from "../../config.ts";
-import { StoreUnavailableError } from "../contract.ts";
+import { UserError } from "../../errors.ts";
+import type { Touch } from "../../types.ts";
+import { type ForgetCounts, type ForgetQuery, StoreUnavailableError } from "../contract.ts";
 import { openEmbeddedStore } from "../sqlite/mod.ts";
 import { connectGraph, type GraphStore, type GraphTarget } from "./store.ts";
 import { copyToGraph, type MigrateCounts, syncStores } from "./outbox.ts";
+
+/** Connects to the graph store `[store] url` names, as the configured user. */
+function connectConfigured(config: Config): Promise<GraphStore> {
+  if (config.store.url === null) throw new StoreUnavailableError("no [store] url is configured");
+  return connectGraph(
+    {
+      url: config.store.url,
+      user: config.store.user,
+      password: config.store.password,
+      database: config.store.database,
+    },
+    { leaseUser: config.identity.user_id },
+  );
+}
 
 /**
  * Opens the graph store `[store] url` names, as the configured user (whose
@@ -33,16 +49,7 @@ export async function openGraphStore(
   config: Config,
   options: { sync?: boolean } = {},
 ): Promise<GraphStore> {
-  if (config.store.url === null) throw new StoreUnavailableError("no [store] url is configured");
-  const store = await connectGraph(
-    {
-      url: config.store.url,
-      user: config.store.user,
-      password: config.store.password,
-      database: config.store.database,
-    },
-    { leaseUser: config.identity.user_id },
-  );
+  const store = await connectConfigured(config);
   if (options.sync === false) return store;
   const local = openEmbeddedStore(config.store.path);
   try {
@@ -75,5 +82,55 @@ export async function migrateToGraph(
     }
   } finally {
     await local.close();
+  }
+}
+
+/**
+ * `rgraph forget` with a graph store: `userId`'s Touches that `query`
+ * selects go from the local outbox (sent or not yet) and then from the
+ * server (which also holds those recorded elsewhere). The outbox is not
+ * drained first, so a Touch not sent yet never reaches the server. When the
+ * server cannot be reached, the outbox is forgotten all the same and the
+ * error says to run the forget again.
+ */
+export async function forgetEverywhere(
+  config: Config,
+  userId: string,
+  query: ForgetQuery,
+  options: { dryRun?: boolean },
+): Promise<ForgetCounts> {
+  let graph: GraphStore | null = null;
+  let down: StoreUnavailableError | null = null;
+  try {
+    graph = await connectConfigured(config);
+  } catch (e) {
+    if (!(e instanceof StoreUnavailableError) || options.dryRun) throw e;
+    down = e;
+  }
+  const local = openEmbeddedStore(config.store.path);
+  try {
+    const here = await local.forgetTouches(userId, query, options);
+    let there: Touch[];
+    try {
+      if (graph === null) throw down;
+      there = await graph.forgetTouches(userId, query, options);
+    } catch (e) {
+      if (!(e instanceof StoreUnavailableError) || options.dryRun) throw e;
+      throw new UserError(
+        `${here.length} ${here.length === 1 ? "Touch was" : "Touches were"} forgotten from ` +
+          `the local outbox, but ${e.message}: ` +
+          "run the same forget again once it is back to forget the shared store's",
+      );
+    }
+    // One event has a local and a shared copy (same dedup key); the shared one is current.
+    const byEvent = new Map<string, Touch>();
+    for (const t of [...here, ...there]) byEvent.set(t.dedup_key, t);
+    const touches = [...byEvent.values()].sort((a, b) =>
+      a.recorded_at < b.recorded_at ? -1 : a.recorded_at > b.recorded_at ? 1 : 0
+    );
+    return { touches, local: here.length, shared: there.length };
+  } finally {
+    await local.close();
+    await graph?.close();
   }
 }

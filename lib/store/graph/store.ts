@@ -22,6 +22,8 @@
 import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
 import {
   type Edge,
+  forgetParams,
+  type ForgetQuery,
   type MemoryStats,
   requireUser,
   type ResourceHead,
@@ -294,6 +296,24 @@ export class GraphStore implements Store {
         reason: settlement.status === "unresolved" ? settlement.reason : null,
       });
       if (held.length && settlement.status === "resolved") await run(Q.LINK_TOUCHES, { ids: [id] });
+    });
+  }
+
+  async forgetTouches(
+    userId: string,
+    query: ForgetQuery,
+    options: { dryRun?: boolean } = {},
+  ): Promise<Touch[]> {
+    const params = forgetParams(userId, query);
+    if (options.dryRun) {
+      const rows = await this.#read(Q.FORGET_PREVIEW, params);
+      return rows.map((r) => decodeTouch(nodeProps(r.t)));
+    }
+    return await this.#tx("write", async (run) => {
+      const rows = await run(Q.FORGET_TOUCHES, params);
+      const sids = [...new Set(rows.map((r) => r.sid).filter((s) => typeof s === "string"))];
+      if (sids.length) await run(Q.DROP_EMPTY_SESSIONS, { sids });
+      return rows.map((r) => decodeTouch(r.was as Props));
     });
   }
 

@@ -183,6 +183,18 @@ const MIGRATIONS: readonly string[] = [
        '$.references')
    WHERE json_type(data, '$.references') = 'array';
   `,
+  // 4: facts about the file itself. 'touches_scrubbed' says no copy of a
+  // deleted Touch can linger in its free space: true of a file that had no
+  // Touch yet when every connection started zeroing what it deletes
+  // (secure_delete), else set by the first forget, which rewrites it once.
+  `
+  CREATE TABLE store_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  INSERT INTO store_meta (key, value)
+    SELECT 'touches_scrubbed', 'created' WHERE NOT EXISTS (SELECT 1 FROM touches);
+  `,
 ];
 
 /** The schema version this build writes. */

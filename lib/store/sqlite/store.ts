@@ -17,6 +17,8 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import {
   type Edge,
+  forgetParams,
+  type ForgetQuery,
   type MemoryStats,
   requireUser,
   type ResourceHead,
@@ -45,6 +47,9 @@ import type {
 
 /** How long a writer waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
+
+/** Bytes of zeros per row when the first forget claims a file's free pages (see `#scrubFreeSpace`). */
+const SCRUB_CHUNK = 8 * 1024 * 1024;
 
 /** Resources per write transaction (see `putResources`). */
 const WRITE_GROUP = 50;
@@ -117,6 +122,12 @@ export class SqliteStore implements Store {
     }
     try {
       this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      // Zeroes what a write frees, as it frees it: a forgotten Touch must not
+      // survive in free space, and neither may the older copies of its row
+      // that the Sweep's lease and settlement updates leave behind. Zeroing
+      // at forget time alone would miss those. Costs only bytes on pages
+      // being written anyway, and freed pages (rare: Touch rows are small).
+      this.#db.exec("PRAGMA secure_delete = ON");
       migrate(this.#db);
       // NORMAL is durable against a killed process in WAL mode; only power loss can drop the last commit.
       this.#db.exec("PRAGMA synchronous = NORMAL");
@@ -279,6 +290,88 @@ export class SqliteStore implements Store {
         owner,
       );
     });
+  }
+
+  async forgetTouches(
+    userId: string,
+    query: ForgetQuery,
+    options: { dryRun?: boolean } = {},
+  ): Promise<Touch[]> {
+    const params = forgetParams(userId, query);
+    const where = `user_id = $user AND ($session IS NULL OR session_id = $session)
+      AND ($since IS NULL OR recorded_at >= $since) AND ($before IS NULL OR recorded_at < $before)
+      AND ($address IS NULL OR address = $address OR target = $address)`;
+    if (options.dryRun) {
+      return (this.#stmt(`SELECT * FROM touches WHERE ${where} ORDER BY recorded_at, rowid`)
+        .all(params) as Row[]).map(touchFromRow);
+    }
+    const rows = this.#write(() =>
+      this.#stmt(`DELETE FROM touches WHERE ${where} RETURNING *`).all(params) as Row[]
+    );
+    if (rows.length > 0) await this.#scrub();
+    return rows.map(touchFromRow).sort(byRecorded);
+  }
+
+  /**
+   * After a forget, leaves no copy of the deleted rows in the files. Rows
+   * deleted now are zeroed as they go (secure_delete, see the constructor).
+   * A file written before that may hold old copies in free space, so the
+   * first forget on it rewrites it once ({@link #scrubFreeSpace}). Then the
+   * write-ahead log, which holds the pages as they were before the delete,
+   * is checkpointed and truncated.
+   */
+  async #scrub(): Promise<void> {
+    if (this.path === ":memory:") return;
+    if (!this.#get("SELECT value FROM store_meta WHERE key = 'touches_scrubbed'")) {
+      this.#scrubFreeSpace();
+      this.#run(
+        "INSERT OR REPLACE INTO store_meta (key, value) VALUES ('touches_scrubbed', ?)",
+        new Date().toISOString(),
+      );
+    }
+    // TRUNCATE waits (busy timeout) for readers of an older snapshot; a
+    // reader mid-answer can outlast it, so try again a few times.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const r = this.#get("PRAGMA wal_checkpoint(TRUNCATE)");
+      if (r?.busy === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  /**
+   * Zeroes every byte of free space in the file, as VACUUM would; VACUUM
+   * itself is refused under rgraph's permissions (it attaches a database,
+   * which Deno allows only with FFI access). First every free page is taken
+   * into a throwaway table and freed again, which zeroes it now; then every
+   * table is emptied, which frees (and zeroes) each page it held with the old
+   * copies in their unused space, and refilled onto zeroed pages. One table
+   * per transaction, so hooks wait for one table at a time, not the file.
+   */
+  #scrubFreeSpace(): void {
+    const pageSize = this.#get("PRAGMA page_size")!.page_size as number;
+    this.#write(() => {
+      const free = this.#get("PRAGMA freelist_count")!.freelist_count as number;
+      if (free === 0) return;
+      this.#db.exec("CREATE TABLE rgraph_scrub (b BLOB)");
+      // Whole pages' worth of blob claims every free page (and a few more).
+      for (let left = free * pageSize; left > 0; left -= SCRUB_CHUNK) {
+        this.#run("INSERT INTO rgraph_scrub (b) VALUES (zeroblob(?))", Math.min(left, SCRUB_CHUNK));
+      }
+      this.#db.exec("DROP TABLE rgraph_scrub");
+    });
+    const tables = this.#all(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    ).map((r) => `"${String(r.name).replaceAll('"', '""')}"`);
+    for (const table of tables) {
+      this.#write(() =>
+        this.#db.exec(
+          `CREATE TEMP TABLE rgraph_kept AS SELECT * FROM main.${table};
+           DELETE FROM main.${table};
+           INSERT INTO main.${table} SELECT * FROM temp.rgraph_kept;
+           DROP TABLE temp.rgraph_kept;`,
+        )
+      );
+    }
   }
 
   // --- Resources -----------------------------------------------------------

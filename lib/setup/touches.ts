@@ -1,0 +1,73 @@
+/**
+ * How a person sees their Touches: the table and JSON of `rgraph touches`,
+ * which `rgraph forget --dry-run` reuses to show what would go, and the line
+ * that says capture is paused. Pure.
+ *
+ * @example
+ * ```ts
+ * import { touchTable } from "./touches.ts";
+ * console.log(touchTable(await store.listTouches("alice")));
+ * ```
+ * @module
+ */
+
+import type { PauseState } from "../capture/mod.ts";
+import type { Touch } from "../types.ts";
+
+/** The JSON form of one Touch (a stable, documented field set). */
+export function touchJson(t: Touch) {
+  return {
+    id: t.id,
+    address: t.address,
+    kind: t.kind,
+    limit: t.limit,
+    provenance: t.provenance,
+    status: t.status,
+    reason: t.reason,
+    outcome: t.outcome,
+    target: t.target,
+    session_id: t.session_id,
+    tool_name: t.tool_name,
+    tool_use_id: t.tool_use_id,
+    agent_id: t.agent_id,
+    harness: t.harness,
+    recorded_at: t.recorded_at,
+    settled_at: t.settled_at,
+  };
+}
+
+/** What the status column shows: the status with its reason or outcome. */
+function statusText(t: Touch): string {
+  if (t.status === "unresolved" && t.reason) return `unresolved:${t.reason}`;
+  if (t.status === "served" && t.outcome) return `served:${t.outcome}`;
+  return t.status;
+}
+
+/** A terminal table, one Touch a row. */
+export function touchTable(touches: Touch[]): string {
+  if (touches.length === 0) return "no Touches yet";
+  const rows = touches.map((t) => [
+    t.recorded_at.replace("T", " ").replace(/\.\d+Z$/, "Z"),
+    t.provenance,
+    statusText(t),
+    t.limit === null ? t.address : `${t.address} (limit ${t.limit})`,
+    [t.harness, t.tool_name].filter((x) => x).join(" ") || "-",
+    t.session_id ?? "-",
+  ]);
+  const head = ["recorded", "provenance", "status", "address", "via", "session"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  return [line(head), ...rows.map(line)].join("\n");
+}
+
+/** `paused until …` while capture is paused, `null` while it records. */
+export function pausedUntil(state: PauseState): string | null {
+  if (!state.paused) return null;
+  return `paused until ${state.until ?? "'rgraph resume'"}`;
+}
+
+/** One line saying capture is paused and until when, or `null` while it records. */
+export function pauseLine(state: PauseState): string | null {
+  const paused = pausedUntil(state);
+  return paused === null ? null : `capture is ${paused}: hooks record nothing`;
+}
