@@ -183,6 +183,12 @@ const MIGRATIONS: readonly string[] = [
        '$.references')
    WHERE json_type(data, '$.references') = 'array';
   `,
+  // 4: a Touch left unresolved rate_limited is retried by a later Sweep, so
+  // leasing reads pending and rate-limited Touches together, oldest first.
+  `
+  CREATE INDEX touches_sweepable ON touches (recorded_at)
+    WHERE status = 'pending' OR (status = 'unresolved' AND reason = 'rate_limited');
+  `,
 ];
 
 /** The schema version this build writes. */

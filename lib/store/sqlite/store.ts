@@ -233,19 +233,31 @@ export class SqliteStore implements Store {
     });
   }
 
-  leasePending(owner: string, limit: number, leaseMs: number): Promise<Touch[]> {
+  leasePending(
+    owner: string,
+    limit: number,
+    leaseMs: number,
+    retrySettledBefore?: string,
+  ): Promise<Touch[]> {
     return Promise.resolve().then(() => {
       const now = Date.now();
       const rows = this.#write(() =>
         this.#all(
-          `UPDATE touches SET lease_owner = ?, lease_until = ?
+          // A rate-limited Touch is taken up again as pending. The first condition is
+          // the partial index touches_sweepable's, word for word, so the index is used;
+          // no settled_at is before '' (no retry asked).
+          `UPDATE touches SET lease_owner = ?, lease_until = ?, status = 'pending', reason = NULL,
+             settled_at = NULL
            WHERE id IN (
              SELECT id FROM touches
-             WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)
+             WHERE (status = 'pending' OR (status = 'unresolved' AND reason = 'rate_limited'))
+               AND (status = 'pending' OR settled_at < ?)
+               AND (lease_until IS NULL OR lease_until <= ?)
              ORDER BY recorded_at, rowid LIMIT ?)
            RETURNING *`,
           owner,
           now + leaseMs,
+          retrySettledBefore ?? "",
           now,
           limit,
         )
@@ -709,12 +721,13 @@ export class SqliteStore implements Store {
         cache_reads: { hit: 0, subsumed: 0, miss: 0 },
         requests_avoided: 0,
         pending: 0,
+        oldest_pending: null,
         resolved: 0,
         unresolved: {},
       };
       const scope = { user: userId, since: since ?? null };
       const groups = this.#stmt(
-        `SELECT status, outcome, reason, count(*) AS n FROM touches
+        `SELECT status, outcome, reason, count(*) AS n, min(recorded_at) AS oldest FROM touches
          WHERE user_id = $user AND ($since IS NULL OR recorded_at >= $since)
          GROUP BY status, outcome, reason`,
       ).all(scope) as Row[];
@@ -722,8 +735,10 @@ export class SqliteStore implements Store {
         const n = g.n as number;
         if (g.status === "served" && g.outcome !== null) {
           stats.cache_reads[g.outcome as CacheOutcome] += n;
-        } else if (g.status === "pending") stats.pending += n;
-        else if (g.status === "resolved") stats.resolved += n;
+        } else if (g.status === "pending") {
+          stats.pending += n;
+          stats.oldest_pending = g.oldest as string;
+        } else if (g.status === "resolved") stats.resolved += n;
         else if (g.status === "unresolved" && g.reason !== null) {
           const reason = g.reason as UnresolvedReason;
           stats.unresolved[reason] = (stats.unresolved[reason] ?? 0) + n;
