@@ -45,7 +45,16 @@ export interface Config {
     api_url: string;
     graphql_url: string;
   };
+  sweep: {
+    /** Sweep by itself: in the background while `serve-mcp` runs, and when a session ends. */
+    auto: boolean;
+    /** How long no new Touch must arrive before a background Sweep starts (a burst is one Sweep). */
+    debounce_ms: number;
+  };
 }
+
+/** `[sweep] debounce_seconds` when the file does not say. */
+export const DEFAULT_DEBOUNCE_SECONDS = 15;
 
 /** A config file that exists but cannot be used. */
 export class ConfigError extends UserError {
@@ -71,6 +80,22 @@ function str(file: string, t: Table, sec: string, key: string): string | null {
   if (v === undefined) return null;
   if (typeof v !== "string") throw new ConfigError(file, `${sec}.${key} must be a string`);
   return v.trim() === "" ? null : v;
+}
+
+function bool(file: string, t: Table, sec: string, key: string, fallback: boolean): boolean {
+  const v = t[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== "boolean") throw new ConfigError(file, `${sec}.${key} must be true or false`);
+  return v;
+}
+
+function seconds(file: string, t: Table, sec: string, key: string, fallback: number): number {
+  const v = t[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== "number" || !(v > 0) || !Number.isFinite(v)) {
+    throw new ConfigError(file, `${sec}.${key} must be a number of seconds above 0`);
+  }
+  return v;
 }
 
 /**
@@ -102,6 +127,7 @@ export function parseConfig(text: string | null, file: string): Config {
   const identity = section(file, doc, "identity");
   const store = section(file, doc, "store");
   const github = section(file, doc, "github");
+  const sweep = section(file, doc, "sweep");
   const dataDir = defaultDataDir();
   const apiUrl = (str(file, github, "github", "api_url") ?? "https://api.github.com").replace(
     /\/+$/,
@@ -126,6 +152,11 @@ export function parseConfig(text: string | null, file: string): Config {
       token: str(file, github, "github", "token"),
       api_url: apiUrl,
       graphql_url: str(file, github, "github", "graphql_url") ?? `${apiUrl}/graphql`,
+    },
+    sweep: {
+      auto: bool(file, sweep, "sweep", "auto", true),
+      debounce_ms: 1000 *
+        seconds(file, sweep, "sweep", "debounce_seconds", DEFAULT_DEBOUNCE_SECONDS),
     },
   };
 }

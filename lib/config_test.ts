@@ -57,3 +57,15 @@ Deno.test("[store] path: ~/ is the home directory; a relative path is refused", 
 Deno.test("a config saved with a byte-order mark reads like any other", () => {
   assert.equal(parseConfig(`\uFEFF[identity]\nuser_id = "win"`, "/c.toml").identity.user_id, "win");
 });
+
+Deno.test("[sweep]: automatic Sweeps are on by default; auto and the debounce come from the file", () => {
+  const d = parseConfig("", "/c.toml");
+  assert.equal(d.sweep.auto, true);
+  assert.equal(d.sweep.debounce_ms, 15_000);
+  const c = parseConfig(`[sweep]\nauto = false\ndebounce_seconds = 0.5`, "/c.toml");
+  assert.equal(c.sweep.auto, false);
+  assert.equal(c.sweep.debounce_ms, 500);
+  for (const bad of [`auto = "no"`, `debounce_seconds = 0`, `debounce_seconds = "5"`]) {
+    assert.throws(() => parseConfig(`[sweep]\n${bad}`, "/c.toml"), /config \/c\.toml: sweep\./);
+  }
+});

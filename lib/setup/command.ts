@@ -99,6 +99,15 @@ export function hookCommand(inv: Invocation, harness: string, event?: string): s
   return argv.map(shellQuote).join(" ");
 }
 
+/**
+ * The shell command a harness runs when a session ends:
+ * `<invocation> sweep --background` (an automatic Sweep in a process of its
+ * own; never `rgraph hook`, which stays off the network).
+ */
+export function sessionEndCommand(inv: Invocation): string {
+  return [...inv.argv, "sweep", "--background"].map(shellQuote).join(" ");
+}
+
 /** The MCP server's command and arguments. */
 export function mcpCommand(inv: Invocation): { command: string; args: string[] } {
   return { command: inv.argv[0], args: [...inv.argv.slice(1), "serve-mcp"] };
@@ -106,6 +115,13 @@ export function mcpCommand(inv: Invocation): { command: string; args: string[] }
 
 function runsRgraph(words: string[]): boolean {
   return words.some((w) => /^rgraph(\.exe)?$/.test(basename(w)) || /(^|\/)main\.ts$/.test(w));
+}
+
+/** Whether `prefix` starts rgraph: this install's own invocation, or any rgraph binary or `main.ts`. */
+function startsRgraph(prefix: string[], inv?: Invocation): boolean {
+  const own = inv !== undefined && inv.argv.length === prefix.length &&
+    inv.argv.every((w, k) => w === prefix[k]);
+  return own || runsRgraph(prefix);
 }
 
 /**
@@ -119,10 +135,16 @@ export function isRgraphHook(command: unknown, harness: string, inv?: Invocation
   let i = words.length - 2;
   if (words[i] === "--event") i -= 2;
   if (words[i] !== "hook" || words[i + 1] !== harness) return false;
-  const prefix = words.slice(0, i);
-  const own = inv !== undefined && inv.argv.length === prefix.length &&
-    inv.argv.every((w, k) => w === prefix[k]);
-  return own || runsRgraph(prefix);
+  return startsRgraph(words.slice(0, i), inv);
+}
+
+/** Whether a hook command is rgraph's session-end command ({@link sessionEndCommand}). */
+export function isRgraphSessionEnd(command: unknown, inv?: Invocation): boolean {
+  if (typeof command !== "string") return false;
+  const words = shellSplit(command);
+  const i = words.length - 2;
+  return words[i] === "sweep" && words[i + 1] === "--background" &&
+    startsRgraph(words.slice(0, i), inv);
 }
 
 /** Whether an MCP server's argv (command then args) starts rgraph's `serve-mcp`. */

@@ -61,9 +61,11 @@ export class Budget {
     const { host } = this;
     const source = await host.source();
     if (source.budget().remaining === null) {
-      // A run with a reserve learns the budget first, so not even its first request
-      // can spend into the reserve.
-      if (!this.#learning && estimate <= SMALL_WORK && host.reserve === 0) {
+      // A run with a reserve learns a REST budget first (`/rate_limit` is free), so not
+      // even its first request can spend into the reserve; over GraphQL asking would
+      // cost a request, and the first small task costs at most a few points of 5,000.
+      const askFirst = host.reserve > 0 && source.mode === "rest";
+      if (!this.#learning && estimate <= SMALL_WORK && !askFirst) {
         // The first small task learns the budget from its own responses; the
         // others wait for it rather than overrunning an unknown budget.
         const first = this.#spend(estimate, work);

@@ -97,3 +97,17 @@ export function newSummary(): SweepSummary {
     elapsed_ms: 0,
   };
 }
+
+/** The one-line summary `rgraph sweep` prints, and an automatic Sweep logs. */
+export function summaryLine(s: SweepSummary): string {
+  const reasons = Object.entries(s.unresolved).map(([r, n]) => `${r} ${n}`).join(", ");
+  const unresolved = Object.values(s.unresolved).reduce((a, b) => a + (b ?? 0), 0);
+  const budget = s.budget.remaining === null ? "" : `; budget ${s.budget.remaining} left`;
+  const parts = [
+    `swept ${s.touches} touch${s.touches === 1 ? "" : "es"}: ${s.resolved} resolved`,
+    `${unresolved} unresolved${reasons ? ` (${reasons})` : ""}`,
+    `${s.pending} left pending${s.rate_limited ? " (rate limited)" : ""}`,
+  ];
+  return `${parts.join(", ")}; ${s.resources_written} resources written; ` +
+    `${s.requests} GitHub requests (about ${s.requests_saved} saved)${budget}`;
+}

@@ -51,6 +51,17 @@ const WRITE_GROUP = 50;
 
 type Row = Record<string, SQLInputValue>;
 
+/** See {@link SqliteStore.sweepSignal}. */
+export interface SweepSignal {
+  /** Pending Touches recorded after the asked time. */
+  fresh: number;
+  /** When the oldest and the newest of them were recorded. */
+  oldest: string | null;
+  newest: string | null;
+  /** Some Touch waits for a Sweep: pending, or rate_limited to retry. */
+  waiting: boolean;
+}
+
 /** The embedded store's file cannot be opened or created: a one-line error naming the file. */
 export class StoreOpenError extends UserError {
   constructor(path: string, cause: unknown) {
@@ -798,6 +809,32 @@ export class SqliteStore implements Store {
       }
     }
     return total;
+  }
+
+  // --- The background scheduler's signal --------------------------------------
+
+  /**
+   * What the background scheduler asks every few seconds, in two index
+   * reads: the pending Touches recorded after `since` (every pending one when
+   * null), and whether any Touch waits for a Sweep at all (pending, or
+   * rate_limited to retry). Every user's: the machine's Sweep takes them all.
+   */
+  sweepSignal(since: string | null): SweepSignal {
+    const fresh = this.#get(
+      `SELECT count(*) AS n, min(recorded_at) AS oldest, max(recorded_at) AS newest
+       FROM touches WHERE status = 'pending' AND recorded_at > ?`,
+      since ?? "",
+    )!;
+    const waiting = this.#get(
+      `SELECT EXISTS (SELECT 1 FROM touches
+         WHERE status = 'pending' OR (status = 'unresolved' AND reason = 'rate_limited')) AS w`,
+    )!;
+    return {
+      fresh: fresh.n as number,
+      oldest: fresh.oldest as string | null,
+      newest: fresh.newest as string | null,
+      waiting: waiting.w === 1,
+    };
   }
 
   // --- Export (migrate to a graph store, the hooks' outbox) -------------------
