@@ -39,6 +39,8 @@ interface World {
   log(): Promise<string[]>;
   /** A running `rgraph serve-mcp` with a connected MCP client. */
   serve(): Promise<Client>;
+  /** Runs the session-end command as a harness with nothing on stdin would. */
+  sessionEnd(): Promise<Deno.CommandOutput>;
   /** Waits until no Sweep of the machine runs, then removes everything. */
   close(): Promise<void>;
 }
@@ -106,6 +108,14 @@ async function world(
       );
       clients.push(client);
       return client;
+    },
+    sessionEnd() {
+      const { command, args } = rgraphCommand();
+      return new Deno.Command(command, {
+        args: [...args, "sweep", "--background"],
+        env: sb.env,
+        stdin: "null",
+      }).output();
     },
     async close() {
       for (const c of clients) await c.close();
@@ -324,16 +334,7 @@ Deno.test("two serve-mcp processes and a session-end Sweep at once: one Sweep, n
   try {
     await recordReads(w.sb, Array.from({ length: 260 }, (_, i) => i + 1));
     w.gh.resetCounts();
-    const { command, args } = rgraphCommand();
-    await Promise.all([
-      w.serve(),
-      w.serve(),
-      new Deno.Command(command, {
-        args: [...args, "sweep", "--background"],
-        env: w.sb.env,
-        stdin: "null",
-      }).output(),
-    ]);
+    await Promise.all([w.serve(), w.serve(), w.sessionEnd()]);
     const touches = await waitFor(() => w.touches(), allResolved);
     assert.ok(allResolved(touches), JSON.stringify(touches));
     // Let any Sweep started late finish before counting.
@@ -354,13 +355,7 @@ Deno.test("with [sweep] auto = false nothing is fetched until rgraph sweep", asy
   try {
     await w.serve();
     await w.fetched(`gh issue view 3 -R ${PY}`);
-    const { command, args } = rgraphCommand();
-    const end = await new Deno.Command(command, {
-      args: [...args, "sweep", "--background"],
-      env: w.sb.env,
-      stdin: "null",
-    }).output();
-    assert.equal(end.code, 0);
+    assert.equal((await w.sessionEnd()).code, 0);
     await new Promise((r) => setTimeout(r, 2500));
     assert.equal(w.gh.requests().total, 0);
     assert.deepEqual((await w.touches()).map((t) => t.status), ["pending"]);

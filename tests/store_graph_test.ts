@@ -504,15 +504,9 @@ for (const server of SERVERS) {
     ),
     ignore,
     async fn() {
-      await wipe(server.url);
+      const graph = await freshGraphStore(server.url);
       const emu = await startEmulator();
       const alice = await teammate("alice", server.url, emu);
-      const graph = await connectGraph({
-        url: server.url,
-        user: null,
-        password: null,
-        database: null,
-      });
       try {
         const py = FACTS.pythonClient;
         await ok(

@@ -349,17 +349,17 @@ export function listingPage(
     };
   }
   const order = "orderBy: {field: UPDATED_AT, direction: DESC}";
+  const vars: Record<string, unknown> = {
+    owner,
+    name,
+    first,
+    after,
+    states: plan.states,
+    labels: plan.labels,
+  };
+  if (plan.via === "issues") vars.filterBy = plan.filterBy;
+  const along = alongRepository(withRepository, vars);
   if (plan.via === "issues") {
-    const vars: Record<string, unknown> = {
-      owner,
-      name,
-      first,
-      after,
-      states: plan.states,
-      labels: plan.labels,
-      filterBy: plan.filterBy,
-    };
-    const along = alongRepository(withRepository, vars);
     return {
       query:
         `query IssuesPage($owner: String!, $name: String!, $first: Int!, $after: String, $states: [IssueState!], $labels: [String!], $filterBy: IssueFilters${along.decl}) {
@@ -375,15 +375,6 @@ export function listingPage(
       variables: vars,
     };
   }
-  const vars: Record<string, unknown> = {
-    owner,
-    name,
-    first,
-    after,
-    states: plan.states,
-    labels: plan.labels,
-  };
-  const along = alongRepository(withRepository, vars);
   return {
     query:
       `query PullsPage($owner: String!, $name: String!, $first: Int!, $after: String, $states: [PullRequestState!], $labels: [String!]${along.decl}) {
