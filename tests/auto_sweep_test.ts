@@ -185,8 +185,14 @@ Deno.test("while serve-mcp runs, what the hooks record is swept in the backgroun
     await w.fetched(`gh issue list -R ${PY} --state all --limit 50`);
     await w.fetched(`gh issue view 5 -R ${PY} --comments`);
     await w.fetched(`gh repo view ${PY}`);
+    const recorded = Date.now();
     const touches = await waitFor(() => w.touches(), allResolved);
     assert.ok(allResolved(touches), JSON.stringify(touches));
+    // Within the debounce (0.5 s), the scheduler's next look (0.5 s), the Sweep's own time, and
+    // the few process starts between them.
+    const sweepSeconds = Number(/ in ([\d.]+) s:/.exec((await w.log())[0] ?? "")?.[1] ?? NaN);
+    const waited = (Date.now() - recorded) / 1000;
+    assert.ok(waited < 0.5 + 0.5 + sweepSeconds + 4, `resolved ${waited} s after the last read`);
 
     const look = await w.sb.rgraph(["lookup", "--json", `github:${PY}#7`]);
     assert.equal(JSON.parse(look.stdout).outcome, "hit");
@@ -211,10 +217,10 @@ Deno.test("while serve-mcp runs, what the hooks record is swept in the backgroun
 });
 
 Deno.test("a burst of 500 Touches is one background Sweep", async () => {
-  const w = await world({ sweep: "debounce_seconds = 1" });
+  const w = await world({ sweep: "debounce_seconds = 2" });
   try {
     await w.serve();
-    // 500 reads arriving over about 2.5 s, never a second apart: no quiet moment until the end.
+    // 500 reads arriving over about 2.5 s, never 2 s apart: no quiet moment until the end.
     await recordReads(w.sb, Array.from({ length: 500 }, (_, i) => i + 1), 5);
     const touches = await waitFor(
       () => w.touches(),
