@@ -11,7 +11,7 @@ import { parseCommand } from "../lib/cli.ts";
 import { loadConfig } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
 import { serveMcp } from "../lib/serve/mod.ts";
-import { invocation } from "../lib/setup/mod.ts";
+import { invocation } from "../lib/invocation.ts";
 
 const SPEC = {
   name: "serve-mcp",

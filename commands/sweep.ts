@@ -14,12 +14,12 @@
  * @module
  */
 
+// What `--background` needs is imported here; the config parser and the GitHub client
+// load only for a Sweep in this process, so a harness's session end returns at once.
 import { parseCommand, positiveInt } from "../lib/cli.ts";
-import { loadConfig } from "../lib/config.ts";
 import { configPath, defaultDataDir } from "../lib/config_path.ts";
 import { UsageError, UserError } from "../lib/errors.ts";
-import { AuthError } from "../lib/github/mod.ts";
-import { invocation } from "../lib/setup/mod.ts";
+import { invocation } from "../lib/invocation.ts";
 import {
   appendSweepLog,
   runSweep,
@@ -114,6 +114,7 @@ export async function main(args: string[]): Promise<number> {
   }
   const limit = positiveInt("sweep", "limit", parsed.values.limit);
   const lease = positiveInt("sweep", "lease", parsed.values.lease) ?? 120;
+  const { loadConfig } = await import("../lib/config.ts");
   const config = loadConfig();
   const tty = Deno.stderr.isTerminal() && !parsed.values.auto;
   const encoder = new TextEncoder();
@@ -126,6 +127,7 @@ export async function main(args: string[]): Promise<number> {
       onProgress: tty ? (p) => Deno.stderr.writeSync(encoder.encode(bar(p))) : undefined,
     });
   } catch (e) {
+    const { AuthError } = await import("../lib/github/mod.ts");
     if (e instanceof AuthError) throw new UserError(e.message);
     throw e;
   } finally {

@@ -29,6 +29,6 @@ export {
   relative,
   type Scope,
 } from "./install.ts";
-export { DENO_FLAGS, invocation } from "./command.ts";
+export { DENO_FLAGS } from "./command.ts";
 export { type Check, type DoctorOptions, formatChecks, runChecks } from "./doctor.ts";
 export { formatStats, type StatsReport, statsReport } from "./stats.ts";

@@ -35,14 +35,21 @@
  * @module
  */
 
-export { type SourceFactory, sweep } from "./run.ts";
+import type { Config } from "../config.ts";
+import type { Source } from "../github/mod.ts";
+import type { Store } from "../store/mod.ts";
+import type { SourceFactory } from "./run.ts";
+import type { SweepRequest, SweepResult } from "./runner.ts";
+import type { SweepOptions, SweepSummary } from "./summary.ts";
+
+export type { SourceFactory } from "./run.ts";
 export {
   summaryLine,
   type SweepOptions,
   type SweepProgress,
   type SweepSummary,
 } from "./summary.ts";
-export { AGENT_RESERVE, runSweep, type SweepRequest, type SweepResult } from "./runner.ts";
+export type { SweepRequest, SweepResult } from "./runner.ts";
 export { type BackgroundSweeps, startAutomaticSweep, startBackgroundSweeps } from "./background.ts";
 export { type LockHolder, sweepLockHolder, type SweepTrigger } from "./lock.ts";
 export {
@@ -53,3 +60,22 @@ export {
   type SweepRecord,
 } from "./record.ts";
 export { formatStatus, readStatus, type StatusReport } from "./status.ts";
+
+// The run (and the GitHub client behind it) loads only when a Sweep runs, so what starts
+// one in the background (`serve-mcp`, the session-end command) stays light.
+
+/** Runs one Sweep over the store's pending Touches (see `run.ts`). */
+export async function sweep(
+  store: Store,
+  source: Source | SourceFactory,
+  options: SweepOptions = {},
+): Promise<SweepSummary> {
+  const run = await import("./run.ts");
+  return await run.sweep(store, source, options);
+}
+
+/** Runs one Sweep as `rgraph sweep` does: lock, record, log (see `runner.ts`). */
+export async function runSweep(config: Config, request: SweepRequest): Promise<SweepResult> {
+  const runner = await import("./runner.ts");
+  return await runner.runSweep(config, request);
+}

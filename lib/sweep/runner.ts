@@ -33,7 +33,7 @@ import { sweep } from "./run.ts";
 import type { SweepProgress, SweepSummary } from "./summary.ts";
 
 /** The fraction of GitHub's hourly budget an automatic Sweep never spends: the agent's. */
-export const AGENT_RESERVE = 0.1;
+const AGENT_RESERVE = 0.1;
 
 /** What to run. */
 export interface SweepRequest {
