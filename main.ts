@@ -22,6 +22,7 @@ const COMMANDS: Record<string, { summary: string; module: string }> = {
   pause: { summary: "stop recording Touches for a while", module: "pause" },
   resume: { summary: "record Touches again after a pause", module: "resume" },
   sweep: { summary: "fetch pending Touches from GitHub into memory", module: "sweep" },
+  status: { summary: "what waits for a Sweep, and how the last one went", module: "status" },
   "serve-mcp": { summary: "serve the `resource` MCP tool over stdio", module: "serve_mcp" },
   lookup: { summary: "answer an address from memory", module: "lookup" },
   install: { summary: "wire rgraph into a harness", module: "install" },

@@ -14,7 +14,7 @@ const SPEC = {
     "Check the setup: config, identity, store, GitHub token, and each harness's hooks and MCP server",
   usage: "rgraph doctor [--json] [--online] [--dir PATH]",
   options: {
-    json: { type: "boolean", help: "print a JSON array of {check, ok, detail, fix}" },
+    json: { type: "boolean", help: "print a JSON array of {check, ok, warning?, detail, fix}" },
     online: { type: "boolean", help: "also ask GitHub whether the token is valid" },
     dir: {
       type: "string",

@@ -10,8 +10,7 @@ import { noArguments, parseCommand } from "../lib/cli.ts";
 import { defaultDataDir } from "../lib/config_path.ts";
 import { UsageError } from "../lib/errors.ts";
 import { parseDuration } from "../lib/time.ts";
-import { pauseCapture, pauseState } from "../lib/capture/mod.ts";
-import { pauseLine } from "../lib/setup/mod.ts";
+import { pauseCapture, pauseLine, pauseState } from "../lib/capture/mod.ts";
 
 const SPEC = {
   name: "pause",

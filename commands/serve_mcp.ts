@@ -1,7 +1,8 @@
 /**
  * `rgraph serve-mcp`: the `resource` MCP tool over stdio. Identity and store
  * come from the config file only; a tool argument can never choose whose
- * Touches are written or which store is read.
+ * Touches are written or which store is read. With `[sweep] auto` on (the
+ * default) it also starts Sweeps in the background as Touches arrive.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { parseCommand } from "../lib/cli.ts";
 import { loadConfig } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
 import { serveMcp } from "../lib/serve/mod.ts";
+import { invocation } from "../lib/invocation.ts";
 
 const SPEC = {
   name: "serve-mcp",
@@ -25,6 +27,11 @@ export async function main(args: string[]): Promise<number> {
   if (parsed.positionals.length > 0) {
     throw new UsageError("rgraph serve-mcp: takes no arguments (see 'rgraph serve-mcp --help')");
   }
-  await serveMcp(loadConfig());
+  // Background Sweeps start this same rgraph again, in processes of their own.
+  const rgraph = invocation({
+    execPath: Deno.execPath(),
+    mainUrl: new URL("../main.ts", import.meta.url).href,
+  });
+  await serveMcp(loadConfig(), { rgraph: rgraph.argv });
   return 0;
 }

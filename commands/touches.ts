@@ -11,8 +11,8 @@
 import { noArguments, parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { openStore } from "../lib/store/mod.ts";
-import { pauseLine, touchJson, touchTable } from "../lib/setup/mod.ts";
-import { pauseState } from "../lib/capture/mod.ts";
+import { touchJson, touchTable } from "../lib/setup/mod.ts";
+import { pauseLine, pauseState } from "../lib/capture/mod.ts";
 
 const SPEC = {
   name: "touches",

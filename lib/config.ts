@@ -46,6 +46,12 @@ export interface Config {
     api_url: string;
     graphql_url: string;
   };
+  sweep: {
+    /** Sweep by itself: in the background while `serve-mcp` runs, and when a session ends. */
+    auto: boolean;
+    /** How long no new Touch must arrive before a background Sweep starts (a burst is one Sweep). */
+    debounce_ms: number;
+  };
   /** What hooks may record (`[capture]`). */
   capture: CapturePolicy;
 }
@@ -67,6 +73,9 @@ export interface CapturePolicy {
   /** `false`: prompts are never scanned, so there are no PROMPTED Touches. */
   prompts: boolean;
 }
+
+/** `[sweep] debounce_seconds` when the file does not say. */
+export const DEFAULT_DEBOUNCE_SECONDS = 15;
 
 /** A config file that exists but cannot be used. */
 export class ConfigError extends UserError {
@@ -92,6 +101,22 @@ function str(file: string, t: Table, sec: string, key: string): string | null {
   if (v === undefined) return null;
   if (typeof v !== "string") throw new ConfigError(file, `${sec}.${key} must be a string`);
   return v.trim() === "" ? null : v;
+}
+
+function bool(file: string, t: Table, sec: string, key: string, fallback: boolean): boolean {
+  const v = t[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== "boolean") throw new ConfigError(file, `${sec}.${key} must be true or false`);
+  return v;
+}
+
+function seconds(file: string, t: Table, sec: string, key: string, fallback: number): number {
+  const v = t[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== "number" || !(v > 0) || !Number.isFinite(v)) {
+    throw new ConfigError(file, `${sec}.${key} must be a number of seconds above 0`);
+  }
+  return v;
 }
 
 /**
@@ -185,6 +210,7 @@ export function parseConfig(text: string | null, file: string): Config {
   const store = section(file, doc, "store");
   const github = section(file, doc, "github");
   const capture = capturePolicy(file, section(file, doc, "capture"));
+  const sweep = section(file, doc, "sweep");
   const dataDir = defaultDataDir();
   const apiUrl = (str(file, github, "github", "api_url") ?? "https://api.github.com").replace(
     /\/+$/,
@@ -211,6 +237,11 @@ export function parseConfig(text: string | null, file: string): Config {
       graphql_url: str(file, github, "github", "graphql_url") ?? `${apiUrl}/graphql`,
     },
     capture,
+    sweep: {
+      auto: bool(file, sweep, "sweep", "auto", true),
+      debounce_ms: 1000 *
+        seconds(file, sweep, "sweep", "debounce_seconds", DEFAULT_DEBOUNCE_SECONDS),
+    },
   };
 }
 

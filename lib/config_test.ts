@@ -85,3 +85,15 @@ prompts = false
   assert.deepEqual(c.exclude_tools, ["webfetch", "mcp__github__get_issue"]);
   assert.equal(c.prompts, false);
 });
+
+Deno.test("[sweep]: automatic Sweeps are on by default; auto and the debounce come from the file", () => {
+  const d = parseConfig("", "/c.toml");
+  assert.equal(d.sweep.auto, true);
+  assert.equal(d.sweep.debounce_ms, 15_000);
+  const c = parseConfig(`[sweep]\nauto = false\ndebounce_seconds = 0.5`, "/c.toml");
+  assert.equal(c.sweep.auto, false);
+  assert.equal(c.sweep.debounce_ms, 500);
+  for (const bad of [`auto = "no"`, `debounce_seconds = 0`, `debounce_seconds = "5"`]) {
+    assert.throws(() => parseConfig(`[sweep]\n${bad}`, "/c.toml"), /config \/c\.toml: sweep\./);
+  }
+});

@@ -227,12 +227,25 @@ Deno.test("forget --address (any form), --since/--before and --all; stats follow
     const memory = (await stats(alice)).memory;
     assert.equal((await stats(alice)).touches.resolved, 5);
 
+    // The Sweeps' status record remembers an error that names #610: it goes with #610.
+    const record = `${alice.dir}/data/rgraph/sweep-status.json`;
+    const error = `${key(610)} needs about 9000 points, more than the 5000 an hour`;
+    await Deno.writeTextFile(
+      record,
+      JSON.stringify({ last_error: { at: "2026-03-01T10:00:00.000Z", message: error } }),
+    );
+    const status = async () =>
+      JSON.parse((await ok(alice.rgraph(["status", "--json"]), "status")).stdout);
+    assert.equal((await status()).last_error.message, error);
+
     // A URL, an owner/repo#N and a gh command line all name the canonical key.
     const byUrl = await forgetJson(alice, ["--address", `https://github.com/${BIG}/issues/3`]);
     assert.deepEqual(byUrl.touches.map((t: TouchJson) => t.session_id), [SECRET_A, SESSION_B]);
     assert.equal((await forgetJson(alice, ["--address", `${BIG}#3`])).counts.touches, 0);
     const byGh = await forgetJson(alice, ["--address", `gh pr view 610 -R ${BIG}`]);
     assert.deepEqual(byGh.touches.map((t: TouchJson) => t.address), [key(610)]);
+    assert.equal(byGh.counts.log_lines, 1, "the status record's error named #610");
+    assert.equal((await status()).last_error, null);
     assert.equal((await stats(alice)).touches.resolved, 2);
     assert.deepEqual((await touchesOf(bob)).map((t) => t.address), [key(3)]);
 

@@ -66,6 +66,10 @@ const CONTINUATIONS: Continuation[] = [
 function documents(): [string, Query][] {
   const out: [string, Query][] = [
     ["items by number (a full batch)", itemsByNumber("o", "r", range(ITEM_BATCH))],
+    [
+      "items by number with the repository along",
+      itemsByNumber("o", "r", range(ITEM_BATCH), true),
+    ],
     ["updatedAt probe (a full batch)", probeItems("o", "r", range(PROBE_BATCH))],
     ["repository with README", repository("o", "r")],
     ["README by name", readmeBlob("o", "r", "README.rst")],
@@ -79,6 +83,10 @@ function documents(): [string, Query][] {
   for (const [name, a] of Object.entries(listings)) {
     const plan = planListing(a);
     out.push([`listing page: ${name}`, listingPage(a.owner, a.repo, plan, pageSize(a), "cursor")]);
+    out.push([
+      `first listing page with the repository along: ${name}`,
+      listingPage(a.owner, a.repo, plan, pageSize(a), null, true),
+    ]);
     if (plan.via !== "search") {
       out.push([
         `since probe: ${name}`,
@@ -178,9 +186,13 @@ Deno.test("the Sweep's prices in points are what GitHub's cost rule charges (the
       const page = await cost(listingPage(owner, name, planListing(a), size, null));
       assert.equal(listingPoints(a, size), page, listing);
       assert.equal(listingPoints(a, 3 * size), 3 * page, listing);
+      // The repository brought along adds no connection: the page costs what it did.
+      const along = await cost(listingPage(owner, name, planListing(a), size, null, true));
+      assert.equal(along, page, `${listing} with the repository along`);
     }
     assert.equal(itemPoints(ITEM_BATCH), await cost(itemsByNumber(owner, name, range(ITEM_BATCH))));
     assert.equal(itemPoints(1), await cost(itemsByNumber(owner, name, [1])));
+    assert.equal(itemPoints(1), await cost(itemsByNumber(owner, name, [1], true)));
   } finally {
     await gh.close();
   }

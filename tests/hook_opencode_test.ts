@@ -7,6 +7,8 @@
 
 import assert from "node:assert/strict";
 import { rgraphCommand, sandbox } from "./helpers.ts";
+import { startEmulator } from "./emulator/mod.ts";
+import { FACTS } from "./emulator/facts.ts";
 
 const PLUGIN = new URL("../lib/setup/opencode_plugin.js", import.meta.url);
 const MARKER = /^const RGRAPH_COMMAND = \["rgraph"\];.*$/m;
@@ -102,10 +104,57 @@ Deno.test({
       });
       await hooks["tool.execute.before"](undefined, undefined);
       await hooks["chat.message"](undefined, undefined);
+      await hooks.event({ event: { type: "session.idle", properties: { sessionID: "s" } } });
+      await hooks.event(undefined);
       // Give a spawn failure time to surface as an unhandled error, if it could.
       await new Promise((r) => setTimeout(r, 500));
     } finally {
       await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "opencode plugin: a session going idle starts an automatic Sweep; the pending Touches resolve",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const gh = await startEmulator();
+    const sb = await sandbox({
+      extra: `[github]\ntoken = "${gh.token}"\napi_url = "${gh.apiUrl}"\n` +
+        `graphql_url = "${gh.graphqlUrl}"\n`,
+    });
+    try {
+      const { command, args } = rgraphCommand();
+      for (const [k, v] of Object.entries(sb.env)) Deno.env.set(k, v);
+      const hooks = await pluginWith(sb.dir, [command, ...args]);
+      const { owner, name } = FACTS.pythonClient;
+      await hooks["tool.execute.before"](
+        { tool: "bash", sessionID: "ses_idle", callID: "call_1" },
+        { args: { command: `gh issue view 3 --repo ${owner}/${name}` } },
+      );
+      const list = async () => {
+        const r = await sb.rgraph(["touches", "--json"]);
+        return r.code === 0 ? JSON.parse(r.stdout) as Array<Record<string, unknown>> : [];
+      };
+      assert.equal((await waitFor(list, (t) => t.length === 1)).length, 1);
+      // Other events change nothing; the idle session starts the Sweep.
+      await hooks.event({ event: { type: "session.updated", properties: {} } });
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal((await list())[0].status, "pending");
+      await hooks.event({ event: { type: "session.idle", properties: { sessionID: "ses_idle" } } });
+      const ts = await waitFor(list, (t) => t[0]?.status === "resolved");
+      assert.equal(ts[0].status, "resolved");
+      assert.equal(ts[0].target, `github:${owner}/${name}#3`);
+    } finally {
+      for (const k of Object.keys(sb.env)) Deno.env.delete(k);
+      await waitFor(
+        async () => (await sb.rgraph(["status", "--json"])).stdout,
+        (out) => out.includes('"running": null'),
+      );
+      await gh.close();
+      await sb.cleanup();
     }
   },
 });

@@ -13,14 +13,25 @@ const FIXTURES = new URL("../fixtures/harness-configs/", import.meta.url).pathna
 
 type Harness = "claude-code" | "codex" | "copilot" | "cursor" | "opencode" | "gemini" | "grok";
 
-/** Where each harness's hooks and MCP server land, and the events rgraph must hook. */
+/**
+ * Where each harness's hooks and MCP server land, the events rgraph must
+ * hook, and the event at whose session end it starts a Sweep.
+ */
 const EXPECT: Record<
   Harness,
-  { hooks: string; events: string[]; grouped: boolean; mcp: string; mcpPath: string[] }
+  {
+    hooks: string;
+    events: string[];
+    end: string | null;
+    grouped: boolean;
+    mcp: string;
+    mcpPath: string[];
+  }
 > = {
   "claude-code": {
     hooks: ".claude/settings.json",
     events: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+    end: "SessionEnd",
     grouped: true,
     mcp: ".mcp.json",
     mcpPath: ["mcpServers", "rgraph"],
@@ -28,6 +39,7 @@ const EXPECT: Record<
   codex: {
     hooks: ".codex/hooks.json",
     events: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+    end: "SessionEnd",
     grouped: true,
     mcp: ".codex/config.toml",
     mcpPath: ["mcp_servers", "rgraph"],
@@ -35,6 +47,7 @@ const EXPECT: Record<
   copilot: {
     hooks: ".github/hooks/rgraph.json",
     events: ["sessionStart", "userPromptSubmitted", "preToolUse"],
+    end: "sessionEnd",
     grouped: false,
     mcp: ".github/mcp.json",
     mcpPath: ["mcpServers", "rgraph"],
@@ -48,6 +61,7 @@ const EXPECT: Record<
       "beforeMCPExecution",
       "preToolUse",
     ],
+    end: "sessionEnd",
     grouped: false,
     mcp: ".cursor/mcp.json",
     mcpPath: ["mcpServers", "rgraph"],
@@ -55,6 +69,7 @@ const EXPECT: Record<
   opencode: {
     hooks: ".opencode/plugins/rgraph.js",
     events: [],
+    end: null,
     grouped: false,
     mcp: "opencode.jsonc",
     mcpPath: ["mcp", "rgraph"],
@@ -62,6 +77,7 @@ const EXPECT: Record<
   gemini: {
     hooks: ".gemini/settings.json",
     events: ["SessionStart", "BeforeAgent", "BeforeTool"],
+    end: "SessionEnd",
     grouped: true,
     mcp: ".gemini/settings.json",
     mcpPath: ["mcpServers", "rgraph"],
@@ -69,6 +85,7 @@ const EXPECT: Record<
   grok: {
     hooks: ".grok/hooks/rgraph.json",
     events: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+    end: "SessionEnd",
     grouped: true,
     mcp: ".grok/config.toml",
     mcpPath: ["mcp_servers", "rgraph"],
@@ -191,6 +208,8 @@ for (const harness of Object.keys(EXPECT) as Harness[]) {
       assert.ok(hooksText, `${expect.hooks} was not written`);
       if (harness === "opencode") {
         assert.match(hooksText, /"hook", "opencode"|hook.*opencode/);
+        assert.match(hooksText, /"session\.idle"/);
+        assert.match(hooksText, /"sweep", "--background"/);
         assert.match(hooksText, /^const RGRAPH_COMMAND = \[.+\];/m);
       } else {
         const doc = readConfig(expect.hooks, hooksText);
@@ -200,6 +219,10 @@ for (const harness of Object.keys(EXPECT) as Harness[]) {
           assert.equal(ours.length, 1, `${event}: ${ours.length} rgraph hooks`);
           assert.ok(ours[0].endsWith(tail), `${event}: ${ours[0]}`);
         }
+        // At session end: an automatic Sweep in the background, never `rgraph hook`.
+        const end = hookCommands(doc, expect.end!, expect.grouped);
+        assert.equal(end.length, 1, `${expect.end}: ${JSON.stringify(end)}`);
+        assert.ok(end[0].endsWith(" sweep --background"), end[0]);
         if (harness === "claude-code") assert.equal(doc.hooks.PreToolUse.at(-1).matcher, "*");
       }
       const server = at(readConfig(expect.mcp, installed.get(expect.mcp)!), expect.mcpPath);

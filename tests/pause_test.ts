@@ -1,7 +1,7 @@
 /**
  * `rgraph pause` and `rgraph resume` end to end: while paused, real
  * `rgraph hook` processes record nothing (no Touch, no memory-read note, no
- * Nudge) and Cache Reads are not recorded; `touches` and `doctor` say so; a
+ * Nudge) and Cache Reads are not recorded; `touches`, `status` and `doctor` say so; a
  * `--for` pause ends by itself; an unreadable pause file fails closed.
  */
 
@@ -94,6 +94,11 @@ Deno.test("pause: hooks record, note and nudge nothing until resume; touches and
       table.stdout,
       "capture is paused until 'rgraph resume': hooks record nothing\n\nno Touches yet\n",
     );
+    const status = await sb.rgraph(["status"]);
+    assert.match(status.stdout, /^capture is paused until 'rgraph resume': hooks record nothing$/m);
+    const statusJson = JSON.parse((await sb.rgraph(["status", "--json"])).stdout);
+    assert.equal(statusJson.capture.paused, true);
+    assert.equal(statusJson.capture.until, null);
     const check = await doctorCapture(sb);
     assert.equal(check.ok, true, "a pause is a choice, not a failure");
     assert.match(check.detail, /^paused until 'rgraph resume': hooks record nothing/);
@@ -105,6 +110,7 @@ Deno.test("pause: hooks record, note and nudge nothing until resume; touches and
     assert.equal(await touchCount(sb), 6);
     assert.equal(notes(sb).length, 1);
     assert.ok(!(await sb.rgraph(["touches"])).stdout.includes("paused"));
+    assert.ok(!(await sb.rgraph(["status"])).stdout.includes("paused"));
     assert.equal(
       (await sb.rgraph(["resume"])).stdout.trim(),
       "capture was not paused: hooks record",

@@ -462,6 +462,51 @@ export function storeContract(
     assert.deepEqual(again.map((t) => t.address), ["github:acme/rocket#2"]);
   });
 
+  test("a rate_limited Touch is leased again by a later Sweep, pending once more; other reasons stay settled", async (store) => {
+    await store.recordTouches([
+      touch("alice", "github:acme/rocket#1", { recorded_at: "2026-03-01T10:00:00.000Z" }),
+      touch("alice", "github:acme/private#1", { recorded_at: "2026-03-01T11:00:00.000Z" }),
+    ]);
+    const first = await store.leasePending("sweep-1", 10, 60_000);
+    const by = (a: string) => first.find((t) => t.address === a)!;
+    await store.settleTouch(by("github:acme/rocket#1").id, "sweep-1", {
+      status: "unresolved",
+      reason: "rate_limited",
+    });
+    await store.settleTouch(by("github:acme/private#1").id, "sweep-1", {
+      status: "unresolved",
+      reason: "not_public",
+    });
+    const limited = (await store.listTouches("alice")).find((t) => t.reason === "rate_limited");
+    assert.equal(limited?.status, "unresolved", "visible as unresolved while it waits");
+    assert.ok(limited?.settled_at);
+
+    assert.deepEqual(
+      await store.leasePending("sweep-1", 10, 60_000, limited!.settled_at!),
+      [],
+      "not by the Sweep that settled it so",
+    );
+    assert.deepEqual(await store.leasePending("sweep-2", 10, 60_000), [], "not unless asked");
+    await new Promise((r) => setTimeout(r, 5));
+    const retry = await store.leasePending("sweep-2", 10, 60_000, new Date().toISOString());
+    assert.deepEqual(retry.map((t) => t.address), ["github:acme/rocket#1"]);
+    assert.equal(retry[0].status, "pending");
+    assert.equal(retry[0].reason, null);
+    assert.deepEqual(
+      await store.leasePending("sweep-3", 10, 60_000, new Date().toISOString()),
+      [],
+      "held by sweep-2",
+    );
+    await store.settleTouch(retry[0].id, "sweep-2", {
+      status: "resolved",
+      target: "github:acme/rocket#1",
+    });
+    const mine = new Map((await store.listTouches("alice")).map((t) => [t.address, t]));
+    assert.equal(mine.get("github:acme/rocket#1")!.status, "resolved");
+    assert.equal(mine.get("github:acme/rocket#1")!.reason, null);
+    assert.equal(mine.get("github:acme/private#1")!.reason, "not_public");
+  });
+
   // --- Resources ---------------------------------------------------------------
 
   test("stores an issue, a pull request and a repository whole", async (store) => {
@@ -773,6 +818,7 @@ export function storeContract(
       // issue: 1 + ceil(150/100) = 3; repository: 2; listing of 3: ceil(3/100) + 3 = 4.
       requests_avoided: 3 + 2 + 4,
       pending: 1,
+      oldest_pending: mine[1].recorded_at,
       resolved: 1,
       unresolved: { not_public: 1 },
     });
@@ -780,6 +826,7 @@ export function storeContract(
     assert.deepEqual(later.cache_reads, { hit: 0, subsumed: 0, miss: 0 });
     assert.equal(later.requests_avoided, 0);
     assert.equal((await store.userStats("bob")).cache_reads.hit, 1);
+    assert.equal((await store.userStats("bob")).oldest_pending, null);
   });
 
   test("memoryStats counts what is stored", async (store) => {

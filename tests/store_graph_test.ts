@@ -498,6 +498,57 @@ for (const server of SERVERS) {
       }
     },
   });
+
+  Deno.test({
+    name: name(
+      "a Sweep of only a Listing stores its repository: every member hangs under it, the Listing lists from it",
+    ),
+    ignore,
+    async fn() {
+      const graph = await freshGraphStore(server.url);
+      const emu = await startEmulator();
+      const alice = await teammate("alice", server.url, emu);
+      try {
+        const py = FACTS.pythonClient;
+        await ok(
+          alice.rgraph(["hook", "claude-code"], {
+            stdin: bashPayload(`gh issue list -R ${py.owner}/${py.name} --state all --limit 50`),
+          }),
+          "hook",
+        );
+        await ok(alice.rgraph(["sweep"]), "alice's sweep");
+        const repo = `github:${py.owner}/${py.name}`;
+        const [row] = await graph.cypher(
+          `MATCH (r:Resource:Repository {address: $repo})
+           OPTIONAL MATCH (l:Listing)-[:LISTS_FROM]->(r)
+           OPTIONAL MATCH (l)-[:HAS_MEMBER]->(m:Resource)
+           OPTIONAL MATCH (r)-[:HAS_ISSUE|HAS_PULL_REQUEST]->(m)
+           WITH r, count(DISTINCT l) AS listings, count(DISTINCT m) AS members,
+             sum(CASE WHEN EXISTS { (r)-[:HAS_ISSUE|HAS_PULL_REQUEST]->(m) } THEN 1 ELSE 0 END)
+               AS hung
+           RETURN r.readme_path AS readme, listings, members, hung`,
+          { repo },
+        );
+        assert.deepEqual(row, {
+          readme: py.readme,
+          listings: 1,
+          members: py.openIssues + py.closedIssues,
+          hung: py.openIssues + py.closedIssues,
+        });
+        // No item in the graph is left without its repository.
+        const [orphans] = await graph.cypher(
+          `MATCH (i:Resource) WHERE (i:Issue OR i:PullRequest)
+           AND NOT EXISTS { (:Repository)-[:HAS_ISSUE|HAS_PULL_REQUEST]->(i) }
+           RETURN count(i) AS n`,
+        );
+        assert.equal(orphans.n, 0);
+      } finally {
+        await graph.close();
+        await alice.cleanup();
+        await emu.close();
+      }
+    },
+  });
 }
 
 for (const server of SERVERS) {
@@ -666,7 +717,7 @@ for (const server of SERVERS) {
         ]);
         assert.equal((await outbox(alice)).length, 3);
         const stored = await resources();
-        assert.equal(stored, 2, "the issue and the pull request");
+        assert.equal(stored, 3, "the issue, the pull request and their repository");
 
         const preview = await forget(alice, ["--session", "alice-s1", "--dry-run"]);
         assert.deepEqual(preview.counts, {

@@ -129,9 +129,13 @@ Deno.test("touch → sweep → memory: full threads, a pull request in full, an 
     await w.fetched(`gh repo view ${PY}`);
     const summary = await w.sweep();
     assert.equal(summary.resolved, 4);
-    assert.equal(summary.resources_written, 4);
+    // The three items' repository came along with them: stored too.
+    assert.equal(summary.resources_written, 5);
     assert.equal(summary.source, "graphql");
     assert.equal(summary.requests, w.gh.requests().total);
+    const home = await w.read((s) => s.getResource(`github:${BIG}`)) as RepositoryResource;
+    assert.equal(home?.kind, "repository");
+    assert.ok((home.readme ?? "").length > 20, "with its README");
 
     const touches = await w.touches();
     for (const t of touches) assert.equal(t.status, "resolved", JSON.stringify(t));
@@ -211,7 +215,10 @@ Deno.test("every Unresolved reason, and nothing of a private repository is store
     assert.equal(byAddress(touches, "github:not a repo/x#1").reason, "unparseable");
 
     const stats = await w.read((s) => s.memoryStats());
-    assert.deepEqual(stats.resources, { repository: 0, issue: 1, pull_request: 0 });
+    // The one repository stored is the public one #3 came from, not the private one.
+    assert.deepEqual(stats.resources, { repository: 1, issue: 1, pull_request: 0 });
+    assert.equal((await w.lookup(`github:${BIG}`)).outcome, "hit");
+    assert.equal((await w.lookup(priv)).outcome, "miss");
     assert.equal((await w.lookup(`${priv}#1`)).outcome, "miss");
   } finally {
     await w.close();
@@ -302,7 +309,9 @@ Deno.test("without a token, a Listing bigger than the hourly budget waits pendin
     assert.deepEqual(first.unresolved, {}, "not a permanent reason");
     assert.equal(first.resolved, 1);
     assert.equal(first.pending, 2);
-    assert.ok(w.gh.requests().rest <= 2, "no budget spent on work that cannot finish");
+    // The issue, the free /rate_limit, and the issue's repository with its README: no
+    // budget spent on work that cannot finish.
+    assert.equal(w.gh.requests().rest, 4, "no budget spent on work that cannot finish");
     assert.equal(first.errors.filter((e) => /left pending.*token/.test(e)).length, 2);
     const issues = `github:${BIG}/issues?state=open`;
     const pulls = `github:${BIG}/pulls?state=merged`;
@@ -360,7 +369,11 @@ Deno.test("a renamed repository and a transferred issue are one Resource each, w
     );
 
     const stats = await w.read((s) => s.memoryStats());
-    assert.deepEqual(stats.resources, { repository: 1, issue: 2, pull_request: 0 });
+    // The renamed repository once, and the transferred issue's new home (its old one holds
+    // nothing stored, so it is not kept).
+    assert.deepEqual(stats.resources, { repository: 2, issue: 2, pull_request: 0 });
+    assert.equal((await w.lookup(`github:${to.owner}/${to.repo}`)).outcome, "hit");
+    assert.equal((await w.lookup(`github:${from.owner}/${from.repo}`)).outcome, "miss");
     // Old names still find the Resource.
     const old = await w.lookup(`github:${from.owner}/${from.repo}#${from.number}`);
     assert.equal(old.resource?.address, `github:${to.owner}/${to.repo}#${to.number}`);
@@ -449,7 +462,8 @@ Deno.test("Listings: since-revalidation rewrites only what changed; anonymous RE
   try {
     await w.fetched(list);
     let s = await w.sweep();
-    assert.equal(s.resources_written, FACTS.pythonClient.openIssues);
+    assert.equal(s.resources_written, FACTS.pythonClient.openIssues + 1, "and the repository");
+    assert.equal(w.gh.requests().total, 2, "one page, with the repository; its README.rst");
     const listing = await w.read((st) => st.getListing(key));
     assert.equal(listing?.member_count, FACTS.pythonClient.openIssues);
     assert.equal(listing?.fully_expanded, true);
@@ -492,7 +506,9 @@ Deno.test("Listings: since-revalidation rewrites only what changed; anonymous RE
     await anon.fetched(`gh issue view ${FACTS.big.noComments.number} -R ${BIG}`);
     let s = await anon.sweep();
     assert.equal(s.source, "rest");
-    assert.equal(s.requests, 1, "an issue without comments is one request");
+    // REST cannot bring the repository along: it and its README cost two more, once.
+    assert.equal(s.requests, 1 + 2, "an issue without comments is one request");
+    assert.equal(s.resources_written, 2);
     anon.gh.resetCounts();
     await anon.fetched(`gh issue view ${FACTS.big.noComments.number} -R ${BIG} --json title`);
     s = await anon.sweep();
@@ -501,7 +517,7 @@ Deno.test("Listings: since-revalidation rewrites only what changed; anonymous RE
 
     await anon.fetched(`gh issue list -R ${PY} --limit 20`);
     s = await anon.sweep();
-    assert.equal(s.resources_written, FACTS.pythonClient.openIssues);
+    assert.equal(s.resources_written, FACTS.pythonClient.openIssues + 1, "and the repository");
     anon.gh.addComment(FACTS.pythonClient.owner, FACTS.pythonClient.name, 6, "Seen again.");
     anon.gh.resetCounts();
     await anon.fetched(`gh issue list -R ${PY} --limit 20 --json number`);
@@ -515,29 +531,35 @@ Deno.test("Listings: since-revalidation rewrites only what changed; anonymous RE
   }
 });
 
-Deno.test("without a token: budget exhaustion leaves Touches pending, the next run (after the reset) finishes them", async () => {
+Deno.test("without a token: budget exhaustion leaves Touches unresolved rate_limited, and later runs (after the reset) retry them until done", async () => {
   const w = await world({ token: null, anonymousLimit: 4 });
   try {
     const numbers = [3, 5, 6, 8, 9, 10];
     for (const n of numbers) await w.fetched(`gh issue view ${n} -R ${BIG}`);
     const first = await w.sweep();
     assert.equal(first.rate_limited, true);
-    assert.ok(first.pending > 0 && first.resolved > 0, JSON.stringify(first));
+    const limited = first.unresolved.rate_limited ?? 0;
+    assert.ok(limited > 0 && first.resolved > 0, JSON.stringify(first));
+    assert.equal(first.pending, 0, "none waits silently pending");
     // It stops before the budget runs out: every request it sent was answered.
     assert.ok((first.budget.remaining ?? 99) < 2, JSON.stringify(first.budget));
     assert.equal(first.requests, 4 - first.budget.remaining!);
-    assert.equal(first.unresolved.rate_limited ?? 0, 0, "spent budget is not a permanent reason");
     let touches = await w.touches();
-    assert.ok(touches.every((t) => t.status === "resolved" || t.status === "pending"));
+    assert.ok(
+      touches.every((t) =>
+        t.status === "resolved" || (t.status === "unresolved" && t.reason === "rate_limited")
+      ),
+      JSON.stringify(touches),
+    );
 
-    // Each later run (after the hourly reset) makes progress until none is left.
-    let left = first.pending;
+    // Each later run (after the hourly reset) retries them and makes progress until none is left.
+    let left = limited;
     for (let run = 0; left > 0 && run < numbers.length; run++) {
       w.gh.resetBudget();
       const next = await w.sweep();
       assert.ok(next.resolved > 0, JSON.stringify(next));
-      assert.equal(next.touches, left, "the pending ones, none lost");
-      left = next.pending;
+      assert.equal(next.touches, left, "the rate-limited ones, none lost");
+      left = (next.unresolved.rate_limited ?? 0) + next.pending;
     }
     touches = await w.touches();
     assert.ok(touches.every((t) => t.status === "resolved"), JSON.stringify(touches));
@@ -600,7 +622,8 @@ Deno.test("plain output is one summary line", async () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^swept 1 touch: 1 resolved, 0 unresolved, 0 left pending; 1 resources written; 1 GitHub requests/,
+      // The issue and its repository, in one request.
+      /^swept 1 touch: 1 resolved, 0 unresolved, 0 left pending; 2 resources written; 1 GitHub requests/,
     );
     assert.equal(r.stdout.trim().split("\n").length, 1);
   } finally {
@@ -677,9 +700,11 @@ Deno.test("two Sweeps at once never fetch the same thing twice", async () => {
     const [a, b] = await Promise.all([w.sweep(half), w.sweep(half)]);
     assert.equal(a.touches, numbers.length / 2);
     assert.equal(b.touches, numbers.length / 2, "the second Sweep leased the other half");
+    // Each item once; each Sweep's one request also brought the repository along (it was not
+    // stored when either began).
     assert.equal(
       a.resources_written + b.resources_written,
-      numbers.length,
+      numbers.length + 2,
       "each item fetched once",
     );
     assert.equal(a.requests + b.requests, w.gh.requests().total);
@@ -714,7 +739,7 @@ Deno.test("without a configured token, a logged-in gh CLI supplies one for the c
   }
 });
 
-Deno.test("GraphQL rate limit: the rest stays pending, and later Sweeps (after resets) finish", async () => {
+Deno.test("GraphQL rate limit: the rest is unresolved rate_limited, and later Sweeps (after resets) retry and finish", async () => {
   const w = await world({ graphqlLimit: 4 });
   try {
     for (const n of [3, 5, 6]) await w.fetched(`gh issue view ${n} -R ${BIG}`);
@@ -722,15 +747,15 @@ Deno.test("GraphQL rate limit: the rest stays pending, and later Sweeps (after r
     await w.fetched(`gh issue list -R ${PY} --limit 5`);
     const first = await w.sweep();
     assert.equal(first.rate_limited, true, JSON.stringify(first));
-    assert.ok(first.pending > 0);
-    assert.deepEqual(first.unresolved, {});
-    let left = first.pending;
+    assert.ok((first.unresolved.rate_limited ?? 0) > 0, JSON.stringify(first));
+    assert.equal(first.pending, 0);
+    let left = first.unresolved.rate_limited ?? 0;
     for (let run = 0; left > 0 && run < 5; run++) {
       w.gh.resetBudget();
       const next = await w.sweep();
-      assert.equal(next.touches, left, "every Touch given back is taken up");
+      assert.equal(next.touches, left, "every rate-limited Touch is taken up again");
       assert.ok(next.resolved > 0, JSON.stringify(next));
-      left = next.pending;
+      left = (next.unresolved.rate_limited ?? 0) + next.pending;
     }
     const touches = await w.touches();
     assert.ok(touches.every((t) => t.status === "resolved"), JSON.stringify(touches));
@@ -770,19 +795,24 @@ Deno.test("with a token, a Listing bigger than the token's whole hourly budget i
     const stored = await w.read((st) => st.findListings(FACTS.big.owner, FACTS.big.name, "issues"));
     assert.deepEqual(stored, []);
 
-    // Settled for good: the next Sweep does not ask again; a narrower ask is fetched.
+    // The next Sweep takes it up again but asks GitHub nothing for it (it still cannot fit);
+    // a narrower ask is fetched.
     w.gh.resetCounts();
     await w.fetched(`gh issue list -R ${BIG} --state open --limit 100`);
     const second = await w.sweep();
-    assert.equal(second.touches, 1, JSON.stringify(second));
+    assert.equal(second.touches, 2, JSON.stringify(second));
     assert.equal(second.resolved, 1, JSON.stringify(second));
+    assert.deepEqual(second.unresolved, { rate_limited: 1 });
     assert.equal(byAddress(await w.touches(), listing).reason, "rate_limited");
+    const sent = w.gh.requests().graphql;
+    // The budget query, the narrower Listing's one page, and its two long threads' continuations.
+    assert.equal(sent, 4, "nothing of the one that cannot fit");
   } finally {
     await w.close();
   }
 });
 
-Deno.test("with a token, a budget GitHub reports spent leaves every Touch pending (not rate_limited) until the reset", async () => {
+Deno.test("with a token, a budget GitHub reports spent leaves every Touch unresolved rate_limited, retried after the reset", async () => {
   const w = await world({ graphqlLimit: 5 });
   try {
     // Another client of the same token spends the hour first.
@@ -800,13 +830,15 @@ Deno.test("with a token, a budget GitHub reports spent leaves every Touch pendin
     await w.fetched(`gh issue list -R ${BIG} --state open --limit ${FACTS.big.openIssues}`);
     const first = await w.sweep();
     assert.equal(first.rate_limited, true, JSON.stringify(first));
-    assert.deepEqual(first.unresolved, {}, "a spent budget is not a permanent reason");
-    assert.equal(first.pending, 4);
-    assert.ok((await w.touches()).every((t) => t.status === "pending"));
+    assert.deepEqual(first.unresolved, { rate_limited: 4 }, JSON.stringify(first));
+    assert.equal(first.pending, 0);
+    assert.ok(
+      (await w.touches()).every((t) => t.status === "unresolved" && t.reason === "rate_limited"),
+    );
 
     w.gh.resetBudget();
     const second = await w.sweep();
-    assert.equal(second.touches, 4, "every Touch given back is taken up");
+    assert.equal(second.touches, 4, "every Touch left rate_limited is taken up");
     const touches = await w.touches();
     for (const t of touches) {
       const big = t.address === `github:${BIG}/issues?state=open`;
@@ -846,6 +878,82 @@ Deno.test("search listings (free text, several labels) and pull request listings
   }
 });
 
+Deno.test("a Sweep never fetches what it just fetched: a Listing and its members' Touches cost the Listing's requests alone; a re-fetch after it is revalidated", async () => {
+  const list = `gh issue list -R ${PY} --state all --limit 100`;
+  const members = Array.from(
+    { length: FACTS.pythonClient.openIssues + FACTS.pythonClient.closedIssues },
+    (_, i) => i + 1,
+  );
+  // Reference: the Listing alone, in a world of its own.
+  const alone = await world();
+  let listingOnly: number;
+  try {
+    await alone.fetched(list);
+    await alone.sweep();
+    listingOnly = alone.gh.requests().total;
+  } finally {
+    await alone.close();
+  }
+
+  const w = await world();
+  try {
+    // As an agent works: list first, then read each member and the repository.
+    await w.fetched(list);
+    for (const n of members) await w.fetched(`gh issue view ${n} -R ${PY} --comments`);
+    await w.fetched(`gh repo view ${PY}`);
+    const s = await w.sweep();
+    assert.equal(s.resolved, members.length + 2, JSON.stringify(s));
+    assert.equal(w.gh.requests().total, listingOnly, "the members and the repository cost nothing");
+    assert.equal(s.resources_written, members.length + 1, "each member and the repository once");
+
+    // Touches recorded before an earlier Sweep's fetch are answered by it, too.
+    await w.fetched(`gh issue list -R ${BIG} --state open --limit 100`);
+    await w.fetched(`gh issue view ${FACTS.big.longThread.number} -R ${BIG} --comments`);
+    w.gh.resetCounts();
+    const first = await w.sweep(["--limit", "1"]);
+    assert.equal(first.touches, 1, "only the Listing, the oldest");
+    const listed = w.gh.requests().total;
+    const second = await w.sweep();
+    assert.equal(second.resolved, 1);
+    assert.equal(w.gh.requests().total, listed, "the issue was in the Listing: no request");
+
+    // A real re-fetch after the Sweep's fetch is revalidated: one probe, nothing refetched...
+    w.gh.resetCounts();
+    await w.fetched(`gh issue view 5 -R ${PY} --comments`);
+    const unchanged = await w.sweep();
+    assert.equal(w.gh.requests().total, 1, "one updatedAt probe");
+    assert.equal(unchanged.resources_written, 0);
+    // ...and refetched when GitHub has something new.
+    w.gh.addComment(FACTS.pythonClient.owner, FACTS.pythonClient.name, 5, "Fixed on main.");
+    w.gh.resetCounts();
+    await w.fetched(`gh issue view 5 -R ${PY} --comments`);
+    const changed = await w.sweep();
+    assert.equal(changed.resources_written, 1);
+    assert.equal(w.gh.requests().total, 2, "the probe, then the item");
+    const five = await w.read((st) => st.getResource(`github:${PY}#5`)) as ItemResource;
+    assert.equal(five.comments.at(-1)?.body, "Fixed on main.");
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("after a Sweep of only a Listing, the store has its repository, README included", async () => {
+  const w = await world();
+  try {
+    await w.fetched(`gh issue list -R ${PY} --limit 5`);
+    const s = await w.sweep();
+    assert.equal(s.resolved, 1, JSON.stringify(s));
+    const repo = (await w.lookup(`github:${PY}`)).resource as RepositoryResource;
+    assert.equal(repo?.kind, "repository");
+    assert.equal(repo.readme_path, FACTS.pythonClient.readme);
+    assert.ok((repo.readme ?? "").length > 20);
+    // One page of the Listing with the repository in it, and the README by its name.
+    assert.equal(w.gh.requests().total, 2);
+  } finally {
+    await w.close();
+  }
+});
+
 Deno.test("a PROMPTED Listing that a stored, broader fully expanded one answers costs no request", async () => {
   const w = await world();
   try {
@@ -874,7 +982,9 @@ Deno.test("no head-of-line blocking: an old Touch too big for the budget left no
     assert.equal(s.rate_limited, true);
     assert.equal(s.resolved, 1, JSON.stringify(s));
     const touches = await w.touches();
-    assert.equal(byAddress(touches, `github:${PY}/issues?state=open`).status, "pending");
+    const waiting = byAddress(touches, `github:${PY}/issues?state=open`);
+    assert.equal(waiting.status, "unresolved");
+    assert.equal(waiting.reason, "rate_limited", "visible, and retried by a later Sweep");
     assert.equal(
       byAddress(touches, `github:${BIG}#${FACTS.big.noComments.number}`).status,
       "resolved",

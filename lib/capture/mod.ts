@@ -33,7 +33,9 @@ export {
 export { nudgeText, SESSION_HINT } from "./nudge.ts";
 export {
   pauseCapture,
+  pausedUntil,
   pauseFilePath,
+  pauseLine,
   type PauseState,
   pauseState,
   resumeCapture,

@@ -101,3 +101,15 @@ export function resumeCapture(dataDir: string, now: Date = new Date()): boolean 
   }
   return was;
 }
+
+/** `paused until …` while capture is paused, `null` while it records. */
+export function pausedUntil(state: PauseState): string | null {
+  if (!state.paused) return null;
+  return `paused until ${state.until ?? "'rgraph resume'"}`;
+}
+
+/** One line saying capture is paused and until when, or `null` while it records. */
+export function pauseLine(state: PauseState): string | null {
+  const paused = pausedUntil(state);
+  return paused === null ? null : `capture is ${paused}: hooks record nothing`;
+}

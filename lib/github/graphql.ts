@@ -18,8 +18,10 @@ import { optional } from "./decode.ts";
 import {
   AuthError,
   isTransientStatus,
+  keptBack,
   type Limiter,
   RateLimitedError,
+  RESERVE_REACHED,
   type RetryPolicy,
   scrub,
   timedFetch,
@@ -50,6 +52,8 @@ export interface GraphqlOptions {
   retry?: RetryPolicy;
   /** Per-request time limit (GitHub itself stops a query after 10 s). */
   timeoutMs?: number;
+  /** The fraction of the hour's points never spent (see `keptBack`; default none). */
+  reserve?: number;
 }
 
 type Gql = typeof graphql;
@@ -81,10 +85,14 @@ export class GraphqlClient {
     });
   }
 
-  /** Whether the known budget is spent (so no request should be sent until `resetAt`). */
+  /**
+   * Whether the known budget is spent, down to what this client keeps back
+   * (so no request should be sent until `resetAt`).
+   */
   exhausted(): boolean {
-    return this.rate !== null && this.rate.remaining <= 0 &&
-      Date.parse(this.rate.resetAt) > Date.now();
+    const r = this.rate;
+    return r !== null && r.remaining <= keptBack(r.limit, this.#options.reserve ?? 0) &&
+      Date.parse(r.resetAt) > Date.now();
   }
 
   /**
@@ -101,7 +109,10 @@ export class GraphqlClient {
   }
 
   async #once(q: Query): Promise<GqlResult> {
-    if (this.exhausted()) throw new RateLimitedError(this.rate!.resetAt);
+    if (this.exhausted()) {
+      const r = this.rate!;
+      throw new RateLimitedError(r.resetAt, r.remaining > 0 ? RESERVE_REACHED : undefined);
+    }
     const token = this.#options.token;
     return await this.#options.limiter.run(async () => {
       this.requests++;

@@ -42,6 +42,7 @@ import {
   type ChangedHead,
   type Fetched,
   type ListingPage,
+  type RepositoryAlong,
   type Revalidated,
   type Source,
   type StoredHead,
@@ -179,11 +180,14 @@ export class GraphqlSource implements Source {
     owner: string,
     repo: string,
     numbers: number[],
+    along?: RepositoryAlong,
   ): Promise<Map<number, Fetched<ItemResource>>> {
     const out = new Map<number, Fetched<ItemResource>>();
     await Promise.all(
-      chunks(numbers, ITEM_BATCH).map(async (batch) => {
-        for (const [n, r] of await this.#itemBatch(owner, repo, batch)) out.set(n, r);
+      chunks(numbers, ITEM_BATCH).map(async (batch, i) => {
+        // The first batch brings the repository along; the others need not.
+        const found = await this.#itemBatch(owner, repo, batch, i === 0 ? along : undefined);
+        for (const [n, r] of found) out.set(n, r);
       }),
     );
     return out;
@@ -193,9 +197,11 @@ export class GraphqlSource implements Source {
     owner: string,
     repo: string,
     numbers: number[],
+    along?: RepositoryAlong,
   ): Promise<Map<number, Fetched<ItemResource>>> {
     const fetchedAt = new Date().toISOString();
-    const result = await this.client.query(itemsByNumber(owner, repo, numbers));
+    const result = await this.client.query(itemsByNumber(owner, repo, numbers, !!along));
+    if (along) await this.#deliver(result, along, fetchedAt);
     const out = new Map<number, Fetched<ItemResource>>();
     const head = repoOf(result);
     if (head && head.visibility !== "PUBLIC") {
@@ -328,6 +334,11 @@ export class GraphqlSource implements Source {
     }
     const node = RepositoryNode(raw, "repository");
     if (node.visibility !== "PUBLIC") return { status: "not_public" };
+    return { status: "ok", value: await this.#repositoryResource(node, fetchedAt) };
+  }
+
+  /** A public repository's Resource, with its README (a second request when it is not README.md). */
+  async #repositoryResource(node: RepositoryNode, fetchedAt: string): Promise<RepositoryResource> {
     let readme: { path: string; text: string } | null = null;
     if (typeof node.readme?.text === "string") {
       readme = { path: "README.md", text: node.readme.text };
@@ -345,15 +356,36 @@ export class GraphqlSource implements Source {
     }
     const resource = repositoryResource(node, readme, fetchedAt);
     resource.updated_at = later(node.updatedAt, node.pushedAt);
-    return { status: "ok", value: resource };
+    return resource;
   }
 
-  async *listingPages(address: ListingAddress, limit: number): AsyncGenerator<ListingPage> {
+  /** Hands `along` the repository a response brought (its root `repository`), or null. */
+  async #deliver(result: GqlResult, along: RepositoryAlong, fetchedAt: string): Promise<void> {
+    const raw = result.data.repository;
+    const node = raw ? RepositoryNode(raw, "repository") : null;
+    along.found(
+      node?.visibility === "PUBLIC" ? await this.#repositoryResource(node, fetchedAt) : null,
+    );
+  }
+
+  async *listingPages(
+    address: ListingAddress,
+    limit: number,
+    along?: RepositoryAlong,
+  ): AsyncGenerator<ListingPage> {
     const plan = planListing(address);
     const size = pageSize(address);
     const fetchPage = (after: string | null, want: number) =>
       this.client.query((attempt) =>
-        listingPage(address.owner, address.repo, plan, Math.max(1, want >> attempt), after)
+        listingPage(
+          address.owner,
+          address.repo,
+          plan,
+          Math.max(1, want >> attempt),
+          after,
+          // Only the first page brings the repository along.
+          after === null && !!along,
+        )
       );
     const fetchedAt = new Date().toISOString();
     let fetched = 0;
@@ -361,9 +393,12 @@ export class GraphqlSource implements Source {
     // continuations are batched across pages instead of one request per page.
     let deferred: [number, ItemNode][] = [];
     let pending: Promise<GqlResult> | null = fetchPage(null, Math.min(size, limit));
+    let first = true;
     while (pending) {
       const result: GqlResult = await pending;
       pending = null;
+      if (first && along) await this.#deliver(result, along, fetchedAt);
+      first = false;
       let conn: unknown;
       let total: number | null = null;
       if (plan.via === "search") {

@@ -19,6 +19,17 @@ export class RateLimitedError extends Error {
   }
 }
 
+/**
+ * The part of an hour's budget (`limit` requests or points) a source keeps
+ * back: `reserve` is the fraction (0.1 keeps the last 10% for the agent).
+ */
+export function keptBack(limit: number | null, reserve: number): number {
+  return limit === null || reserve <= 0 ? 0 : Math.ceil(limit * reserve);
+}
+
+/** Why a source with a reserve stops before GitHub would. */
+export const RESERVE_REACHED = "only the part of GitHub's hourly budget kept for the agent is left";
+
 /** A failure worth retrying: 5xx, timeouts, connection resets, GraphQL execution timeouts. */
 export class TransientError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

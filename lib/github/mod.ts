@@ -19,10 +19,11 @@ export {
   type ChangedHead,
   type Fetched,
   type ListingPage,
+  type RepositoryAlong,
   type Revalidated,
   type Source,
   type StoredHead,
   UnavailableError,
 } from "./source.ts";
-export { AuthError, Limiter, RateLimitedError, type RetryPolicy } from "./http.ts";
+export { AuthError, keptBack, Limiter, RateLimitedError, type RetryPolicy } from "./http.ts";
 export { itemPoints, listingPoints } from "./queries.ts";

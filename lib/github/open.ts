@@ -28,6 +28,11 @@ export interface SourceOptions {
    */
   concurrency?: number;
   retry?: RetryPolicy;
+  /**
+   * The fraction of the hour's budget no request may spend (an automatic
+   * Sweep keeps 0.1 for the agent); none by default.
+   */
+  reserve?: number;
 }
 
 /** The source for `[github]`. */
@@ -38,13 +43,20 @@ export async function openSource(
   const limiter = new Limiter(options.concurrency ?? 4);
   const token = await resolveToken(github);
   const rest = (t: string | null) =>
-    new RestClient({ apiUrl: github.api_url, token: t, limiter, retry: options.retry });
+    new RestClient({
+      apiUrl: github.api_url,
+      token: t,
+      limiter,
+      retry: options.retry,
+      reserve: options.reserve,
+    });
   if (token) {
     const client = new GraphqlClient({
       url: github.graphql_url,
       token,
       limiter,
       retry: options.retry,
+      reserve: options.reserve,
     });
     return new GraphqlSource(client, rest(token));
   }

@@ -84,6 +84,27 @@ fragment PullFull on PullRequest { ${ITEM_COMMON}
 /** Both full-depth fragments, for documents whose nodes may be either kind. */
 const FRAGMENTS = ISSUE_FRAGMENT + PULL_FRAGMENT;
 
+/**
+ * A repository's own fields with its README. GraphQL has no README field:
+ * the root tree's entry names come back with `$readme` (`HEAD:README.md`);
+ * when the README has another name, {@link readmeBlob} fetches it in a
+ * second request. Plain fields and objects, no connection: adding them to a
+ * query costs no point.
+ */
+const REPO_FIELDS = `url description stargazerCount pushedAt updatedAt
+    root: object(expression: "HEAD:") { ... on Tree { entries { name type } } }
+    readme: object(expression: $readme) { ... on Blob { text } }`;
+
+/** The path {@link REPO_FIELDS} asks for first. */
+const README_EXPRESSION = "HEAD:README.md";
+
+/** What a document asking for the repository along declares and supplies. */
+function alongRepository(withRepository: boolean, vars: Record<string, unknown>) {
+  if (!withRepository) return { decl: "", fields: "" };
+  vars.readme = README_EXPRESSION;
+  return { decl: ", $readme: String!", fields: REPO_FIELDS };
+}
+
 const HEAD_FIELDS = `number updatedAt state
   author { login }
   labels(first: 100) { nodes { name } }
@@ -99,9 +120,15 @@ export interface Query {
 /**
  * Full items by number from one repository, aliased `i0`, `i1`, … in the
  * order given (`issueOrPullRequest`: an `/issues/N` that is a pull request
- * comes back as one).
+ * comes back as one); with `withRepository`, the repository's own fields
+ * and README come in the same request.
  */
-export function itemsByNumber(owner: string, name: string, numbers: number[]): Query {
+export function itemsByNumber(
+  owner: string,
+  name: string,
+  numbers: number[],
+  withRepository = false,
+): Query {
   const vars: Record<string, unknown> = { owner, name };
   const decl = numbers.map((n, i) => {
     vars[`n${i}`] = n;
@@ -110,10 +137,11 @@ export function itemsByNumber(owner: string, name: string, numbers: number[]): Q
   const fields = numbers.map((_, i) =>
     `i${i}: issueOrPullRequest(number: $n${i}) { __typename ...IssueFull ...PullFull }`
   );
+  const along = alongRepository(withRepository, vars);
   return {
-    query: `query ItemsByNumber($owner: String!, $name: String!, ${decl.join(", ")}) {
+    query: `query ItemsByNumber($owner: String!, $name: String!, ${decl.join(", ")}${along.decl}) {
   ${RATE}
-  repository(owner: $owner, name: $name) { ${REPO_HEAD} ${fields.join("\n    ")} }
+  repository(owner: $owner, name: $name) { ${REPO_HEAD} ${along.fields} ${fields.join("\n    ")} }
 }${FRAGMENTS}`,
     variables: vars,
   };
@@ -139,22 +167,14 @@ export function probeItems(owner: string, name: string, numbers: number[]): Quer
   };
 }
 
-/**
- * A repository with its README. GraphQL has no README field: the root tree's
- * entry names come back with `HEAD:README.md`; when the README has another
- * name, {@link readmeBlob} fetches it in a second request.
- */
+/** A repository with its README (see {@link REPO_FIELDS}). */
 export function repository(owner: string, name: string): Query {
   return {
     query: `query Repository($owner: String!, $name: String!, $readme: String!) {
   ${RATE}
-  repository(owner: $owner, name: $name) {
-    ${REPO_HEAD} url description stargazerCount pushedAt updatedAt
-    root: object(expression: "HEAD:") { ... on Tree { entries { name type } } }
-    readme: object(expression: $readme) { ... on Blob { text } }
-  }
+  repository(owner: $owner, name: $name) { ${REPO_HEAD} ${REPO_FIELDS} }
 }`,
-    variables: { owner, name, readme: "HEAD:README.md" },
+    variables: { owner, name, readme: README_EXPRESSION },
   };
 }
 
@@ -290,68 +310,84 @@ export function rateLimitQuery(): Query {
   return { query: `query RateLimit { ${RATE} }`, variables: {} };
 }
 
-/** One page of a Listing's members at full depth (`first` may be below the page size). */
+/**
+ * One page of a Listing's members at full depth (`first` may be below the
+ * page size); with `withRepository`, the repository's own fields and README
+ * come in the same request (a search page asks for the repository beside
+ * the search).
+ */
 export function listingPage(
   owner: string,
   name: string,
   plan: ListingPlan,
   first: number,
   after: string | null,
+  withRepository = false,
 ): Query {
   if (plan.via === "search") {
     // `is:issue`/`is:pr` is in the query, so one fragment covers every hit.
     const [spread, fragment] = plan.kind === "issues"
       ? ["...IssueFull", ISSUE_FRAGMENT]
       : ["...PullFull", PULL_FRAGMENT];
+    const vars: Record<string, unknown> = { q: plan.q, first, after };
+    const along = alongRepository(withRepository, vars);
+    if (withRepository) Object.assign(vars, { owner, name });
+    const repoDecl = withRepository ? ", $owner: String!, $name: String!" : "";
+    const repo = withRepository
+      ? `repository(owner: $owner, name: $name) { ${REPO_HEAD} ${along.fields} }`
+      : "";
     return {
-      query: `query SearchPage($q: String!, $first: Int!, $after: String) {
+      query: `query SearchPage($q: String!, $first: Int!, $after: String${repoDecl}${along.decl}) {
   ${RATE}
+  ${repo}
   search(query: $q, type: ISSUE, first: $first, after: $after) {
     issueCount ${PAGE_INFO}
     nodes { __typename ${spread} }
   }
 }${fragment}`,
-      variables: { q: plan.q, first, after },
+      variables: vars,
     };
   }
   const order = "orderBy: {field: UPDATED_AT, direction: DESC}";
+  const vars: Record<string, unknown> = {
+    owner,
+    name,
+    first,
+    after,
+    states: plan.states,
+    labels: plan.labels,
+  };
+  if (plan.via === "issues") vars.filterBy = plan.filterBy;
+  const along = alongRepository(withRepository, vars);
   if (plan.via === "issues") {
     return {
       query:
-        `query IssuesPage($owner: String!, $name: String!, $first: Int!, $after: String, $states: [IssueState!], $labels: [String!], $filterBy: IssueFilters) {
+        `query IssuesPage($owner: String!, $name: String!, $first: Int!, $after: String, $states: [IssueState!], $labels: [String!], $filterBy: IssueFilters${along.decl}) {
   ${RATE}
   repository(owner: $owner, name: $name) {
-    ${REPO_HEAD}
+    ${REPO_HEAD} ${along.fields}
     issues(first: $first, after: $after, ${order}, states: $states, labels: $labels, filterBy: $filterBy) {
       totalCount ${PAGE_INFO}
       nodes { __typename ...IssueFull }
     }
   }
 }${ISSUE_FRAGMENT}`,
-      variables: {
-        owner,
-        name,
-        first,
-        after,
-        states: plan.states,
-        labels: plan.labels,
-        filterBy: plan.filterBy,
-      },
+      variables: vars,
     };
   }
   return {
     query:
-      `query PullsPage($owner: String!, $name: String!, $first: Int!, $after: String, $states: [PullRequestState!], $labels: [String!]) {
+      `query PullsPage($owner: String!, $name: String!, $first: Int!, $after: String, $states: [PullRequestState!], $labels: [String!]${along.decl}) {
   ${RATE}
   repository(owner: $owner, name: $name) {
-    ${REPO_HEAD}
+    ${REPO_HEAD} ${along.fields}
     pullRequests(first: $first, after: $after, ${order}, states: $states, labels: $labels) {
       totalCount ${PAGE_INFO}
       nodes { __typename ...PullFull }
     }
   }
 }${PULL_FRAGMENT}`,
-    variables: { owner, name, first, after, states: plan.states, labels: plan.labels },
+    variables: vars,
   };
 }
 

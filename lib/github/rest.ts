@@ -28,8 +28,10 @@ import {
   AuthError,
   isNetworkError,
   isTransientStatus,
+  keptBack,
   type Limiter,
   RateLimitedError,
+  RESERVE_REACHED,
   type RetryPolicy,
   scrub,
   timedFetch,
@@ -63,6 +65,8 @@ export interface RestOptions {
   limiter: Limiter;
   retry?: RetryPolicy;
   timeoutMs?: number;
+  /** The fraction of the hour's budget never spent (see `keptBack`; default none). */
+  reserve?: number;
 }
 
 /** Where a 301 led, or why nothing was found. */
@@ -105,10 +109,21 @@ export class RestClient {
     this.#fetch = timedFetch(options.timeoutMs);
   }
 
-  /** Whether the budget (less the requests already in flight) is spent until `reset`. */
+  /**
+   * Whether the budget (less the requests already in flight) is spent until
+   * `reset`, down to what this client keeps back.
+   */
   exhausted(): boolean {
-    return this.remaining !== null && this.remaining - this.#inFlight <= 0 &&
+    const floor = keptBack(this.limit, this.#options.reserve ?? 0);
+    return this.remaining !== null && this.remaining - this.#inFlight <= floor &&
       (this.reset === null || this.reset * 1000 > Date.now());
+  }
+
+  /** The error for a request not sent: GitHub's budget is spent, or only the reserve is left. */
+  #spent(): RateLimitedError {
+    return this.remaining !== null && this.remaining - this.#inFlight > 0
+      ? new RateLimitedError(this.#resetIso(), RESERVE_REACHED)
+      : new RateLimitedError(this.#resetIso());
   }
 
   #resetIso(): string | null {
@@ -184,9 +199,9 @@ export class RestClient {
   async #send(path: string, etag: string | null): Promise<RestResponse & { url: string }> {
     let url = /^https?:/.test(path) ? path : `${this.#options.apiUrl}${path}`;
     for (let hop = 0; hop < 4; hop++) {
-      if (this.exhausted()) throw new RateLimitedError(this.#resetIso());
+      if (this.exhausted()) throw this.#spent();
       const res = await this.#options.limiter.run(async () => {
-        if (this.exhausted()) throw new RateLimitedError(this.#resetIso());
+        if (this.exhausted()) throw this.#spent();
         this.requests++;
         this.#inFlight++;
         try {

@@ -63,6 +63,17 @@ export interface Budget {
   resetAt: string | null;
 }
 
+/**
+ * Asks a fetch of items or of a Listing to bring their repository's own
+ * Resource along, where that fits in the same request (GraphQL). A source
+ * that cannot (REST) never calls it; the Sweep then fetches the repository
+ * itself.
+ */
+export interface RepositoryAlong {
+  /** The repository as it came along; `null` when there is none to store (missing, not public). */
+  found(repository: RepositoryResource | null): void;
+}
+
 /** A Listing (or its repository) cannot be fetched. */
 export class UnavailableError extends Error {
   constructor(readonly reason: "not_found" | "not_public") {
@@ -85,11 +96,12 @@ export interface Source {
    * (`true` while the budget is unknown).
    */
   affordable(estimate: number): boolean;
-  /** Items of one repository by number, at full depth. */
+  /** Items of one repository by number, at full depth (and the repository, if `along` asks). */
   items(
     owner: string,
     repo: string,
     numbers: number[],
+    along?: RepositoryAlong,
   ): Promise<Map<number, Fetched<ItemResource>>>;
   /** Stored items re-checked cheaply; only changed ones are fetched again. */
   revalidateItems(
@@ -105,9 +117,14 @@ export interface Source {
   ): Promise<Revalidated<RepositoryResource>>;
   /**
    * Pages of a Listing's members at full depth, newest-updated first, at most
-   * `limit` members in all. Throws {@link UnavailableError}.
+   * `limit` members in all (and the repository, if `along` asks). Throws
+   * {@link UnavailableError}.
    */
-  listingPages(address: ListingAddress, limit: number): AsyncGenerator<ListingPage>;
+  listingPages(
+    address: ListingAddress,
+    limit: number,
+    along?: RepositoryAlong,
+  ): AsyncGenerator<ListingPage>;
   /**
    * Items of the Listing's repository updated since `since` (heads only) and
    * the Listing's current total (`null`: the source cannot count); `null` when the Listing cannot be revalidated

@@ -19,6 +19,7 @@ import { z } from "zod";
 import { type Config, requireUserId } from "../config.ts";
 import { capturing, claimMemoryRead, HARNESS_NAMES, memoryReadsDir } from "../capture/mod.ts";
 import { openStore, StoreUnavailableError } from "../store/mod.ts";
+import { startBackgroundSweeps } from "../sweep/mod.ts";
 import { answer, invalidAnswer, MemberCache, parseAsked } from "./answer.ts";
 import { StoreConnection } from "./connection.ts";
 // Not from main.ts: main.ts awaits the command module at top level, so importing it back would deadlock.
@@ -61,8 +62,17 @@ function unreachableText(e: StoreUnavailableError): string {
     "What your agents fetch meanwhile is not lost: it waits in the local outbox until the store is back.";
 }
 
+/** How the MCP server runs beside its answers. */
+export interface ServeOptions {
+  /**
+   * The argv that starts rgraph: given, and with `[sweep] auto` on, the
+   * server starts automatic Sweeps in the background (`lib/sweep/background.ts`).
+   */
+  rgraph?: string[];
+}
+
 /** Runs the MCP server on stdio until the client closes stdin. */
-export async function serveMcp(config: Config): Promise<void> {
+export async function serveMcp(config: Config, options: ServeOptions = {}): Promise<void> {
   // Every answer is a Cache Read recorded for this user: without an identity there is no one to record it for.
   const userId = requireUserId(config);
   // The embedded store opens at once (a local file, fast); a shared store opens on the first call, so
@@ -138,6 +148,12 @@ export async function serveMcp(config: Config): Promise<void> {
   // The stdio transport does not notice end of input by itself; a client that closes stdin is done.
   process.stdin.once("end", () => void server.close());
   await server.connect(new StdioServerTransport());
+  // Memory fills itself while the session lasts: Sweeps in processes of their own, so no
+  // answer ever waits on one.
+  const sweeps = options.rgraph && config.sweep.auto
+    ? startBackgroundSweeps(config, options.rgraph)
+    : null;
   await closed;
+  await sweeps?.stop();
   await conn.close();
 }

@@ -18,6 +18,7 @@
  */
 
 import type { Config } from "../config.ts";
+import type { ServeOptions } from "./mcp.ts";
 
 export {
   type Answer,
@@ -28,8 +29,10 @@ export {
   parseAsked,
 } from "./answer.ts";
 
+export type { ServeOptions } from "./mcp.ts";
+
 /** Runs the MCP server on stdio until the client closes stdin (see `mcp.ts`). */
-export async function serveMcp(config: Config): Promise<void> {
+export async function serveMcp(config: Config, options: ServeOptions = {}): Promise<void> {
   const mcp = await import("./mcp.ts");
-  await mcp.serveMcp(config);
+  await mcp.serveMcp(config, options);
 }

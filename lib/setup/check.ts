@@ -13,8 +13,10 @@
 export interface Check {
   check: string;
   ok: boolean;
+  /** Works, but deserves a look (says so, with a fix, and does not fail the report). */
+  warning?: true;
   detail: string;
-  /** What to do about a failure; empty when ok. */
+  /** What to do about a failure or a warning; empty when ok. */
   fix: string;
 }
 
@@ -49,15 +51,30 @@ export const fail = (check: string, detail: string, fix: string): Check => ({
   fix: stripAnsi(fix),
 });
 
+export const warn = (check: string, detail: string, fix: string): Check => ({
+  check,
+  ok: true,
+  warning: true,
+  detail: stripAnsi(detail),
+  fix: stripAnsi(fix),
+});
+
 /** The first line of an error's message. */
 export function firstLine(e: unknown): string {
   return String((e as Error)?.message ?? e).split("\n")[0];
 }
 
-/** The report as lines: `✓`/`✗` on a colour terminal, `ok`/`FAIL` otherwise. */
+/** The report as lines: `✓`/`!`/`✗` on a colour terminal, `ok`/`WARN`/`FAIL` otherwise. */
 export function formatChecks(checks: Check[], fancy: boolean): string {
   return checks.map((c) => {
-    const mark = fancy ? (c.ok ? "\x1b[32m✓\x1b[0m" : "\x1b[31m✗\x1b[0m") : c.ok ? "ok  " : "FAIL";
-    return `${mark} ${c.check}: ${c.detail}${c.ok ? "" : ` — fix: ${c.fix}`}`;
+    const mark = c.warning
+      ? (fancy ? "\x1b[33m!\x1b[0m" : "WARN")
+      : fancy
+      ? (c.ok ? "\x1b[32m✓\x1b[0m" : "\x1b[31m✗\x1b[0m")
+      : c.ok
+      ? "ok  "
+      : "FAIL";
+    const fix = !c.ok || c.warning ? ` — fix: ${c.fix}` : "";
+    return `${mark} ${c.check}: ${c.detail}${fix}`;
   }).join("\n");
 }

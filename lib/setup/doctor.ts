@@ -22,8 +22,8 @@ import { HARNESS_IDS } from "./install.ts";
 import { type Check, type DoctorOptions, fail, firstLine, ok } from "./check.ts";
 import { storeChecks, tokenCheck } from "./doctor_store.ts";
 import { harnessChecks } from "./doctor_harness.ts";
-import { pausedUntil } from "./touches.ts";
-import { pauseState } from "../capture/mod.ts";
+import { pausedUntil, pauseState } from "../capture/mod.ts";
+import { sweepCheck } from "./doctor_sweep.ts";
 
 export { type Check, type DoctorOptions, formatChecks } from "./check.ts";
 
@@ -78,6 +78,8 @@ export async function runChecks(options: DoctorOptions): Promise<Check[]> {
     checks.push(captureCheck(config));
     checks.push(...await storeChecks(config));
     checks.push(await tokenCheck(config, options.online));
+    const sweeps = await sweepCheck(config);
+    if (sweeps) checks.push(sweeps);
   }
   for (const harness of HARNESS_IDS) checks.push(...await harnessChecks(harness, options));
   return checks;

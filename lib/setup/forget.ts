@@ -20,6 +20,7 @@ import { forgetMemoryReads, memoryReadsDir } from "../capture/mod.ts";
 import { forgetParams, type ForgetQuery, forgetTouches } from "../store/mod.ts";
 import { addressesFromPrompt } from "../address/mod.ts";
 import { parseAsked } from "../serve/mod.ts";
+import { scrubSweepRecord } from "../sweep/mod.ts";
 import type { Touch } from "../types.ts";
 import { touchJson, touchTable } from "./touches.ts";
 
@@ -93,6 +94,8 @@ export async function forget(
     for (const log of LOGS) {
       logLines += scrubLog(`${config.data_dir}/${log}`, names, options.dryRun);
     }
+    // The Sweeps' status record keeps the last error, which may name an Address too.
+    logLines += scrubSweepRecord(config.data_dir, names, options.dryRun);
   }
   return {
     dry_run: options.dryRun,

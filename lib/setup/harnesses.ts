@@ -30,7 +30,9 @@ import {
   type Invocation,
   isRgraphHook,
   isRgraphServer,
+  isRgraphSessionEnd,
   mcpCommand,
+  sessionEndCommand,
 } from "./command.ts";
 import { removeOurs, sameJson, syncList, syncMember, valueAt } from "./json_edit.ts";
 import { parseJsonc, toValue } from "./jsonc.ts";
@@ -78,11 +80,29 @@ export interface Target {
   alternates?: Target[];
 }
 
-/** The events rgraph hooks, per harness (OpenCode uses its plugin instead). */
+/**
+ * The event each harness fires when a session ends (Codex since 0.145.0):
+ * rgraph's entry there is {@link sessionEndCommand}, which starts an
+ * automatic Sweep and returns at once. OpenCode's plugin does the same on
+ * `session.idle`.
+ */
+export const SESSION_END_EVENT: Record<Exclude<HarnessId, "opencode">, string> = {
+  "claude-code": "SessionEnd",
+  codex: "SessionEnd",
+  copilot: "sessionEnd",
+  cursor: "sessionEnd",
+  gemini: "SessionEnd",
+  grok: "SessionEnd",
+};
+
+/**
+ * The events rgraph hooks, per harness (OpenCode uses its plugin instead):
+ * `rgraph hook` on each, then the session's end (see {@link SESSION_END_EVENT}).
+ */
 export const HOOK_EVENTS: Record<Exclude<HarnessId, "opencode">, string[]> = {
-  "claude-code": ["SessionStart", "UserPromptSubmit", "PreToolUse"],
-  codex: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
-  copilot: ["sessionStart", "userPromptSubmitted", "preToolUse"],
+  "claude-code": ["SessionStart", "UserPromptSubmit", "PreToolUse", "SessionEnd"],
+  codex: ["SessionStart", "UserPromptSubmit", "PreToolUse", "SessionEnd"],
+  copilot: ["sessionStart", "userPromptSubmitted", "preToolUse", "sessionEnd"],
   // preToolUse and the older before* events both fire on new Cursor versions;
   // the hook's fingerprint (generation id) records such a pair once.
   cursor: [
@@ -91,9 +111,10 @@ export const HOOK_EVENTS: Record<Exclude<HarnessId, "opencode">, string[]> = {
     "beforeShellExecution",
     "beforeMCPExecution",
     "preToolUse",
+    "sessionEnd",
   ],
-  gemini: ["SessionStart", "BeforeAgent", "BeforeTool"],
-  grok: ["SessionStart", "UserPromptSubmit", "PreToolUse"],
+  gemini: ["SessionStart", "BeforeAgent", "BeforeTool", "SessionEnd"],
+  grok: ["SessionStart", "UserPromptSubmit", "PreToolUse", "SessionEnd"],
 };
 
 type Json = Record<string, unknown>;
@@ -134,8 +155,15 @@ function hooksTarget(
   const events = HOOK_EVENTS[harness];
   // Copilot's payloads do not name their event: the command passes it.
   const passEvent = harness === "copilot";
-  const command = (event: string) => hookCommand(inv, harness, passEvent ? event : undefined);
-  const ourHandler = (v: unknown) => isObj(v) && isRgraphHook(v[style.commandKey], harness, inv);
+  const command = (event: string) =>
+    event === SESSION_END_EVENT[harness]
+      ? sessionEndCommand(inv)
+      : hookCommand(inv, harness, passEvent ? event : undefined);
+  const ourHandler = (v: unknown) => {
+    if (!isObj(v)) return false;
+    const c = v[style.commandKey];
+    return isRgraphHook(c, harness, inv) || isRgraphSessionEnd(c, inv);
+  };
   const ourGroup = (v: unknown) =>
     isObj(v) && Array.isArray(v.hooks) && v.hooks.length > 0 && v.hooks.every(ourHandler);
   const ourEntry = style.grouped ? ourGroup : ourHandler;

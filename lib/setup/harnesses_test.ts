@@ -91,6 +91,8 @@ Deno.test("Copilot's hook commands pass the event; a dedicated file rgraph creat
     sessionStart: "/opt/bin/rgraph hook copilot --event sessionStart",
     userPromptSubmitted: "/opt/bin/rgraph hook copilot --event userPromptSubmitted",
     preToolUse: "/opt/bin/rgraph hook copilot --event preToolUse",
+    // At session end, an automatic Sweep, never `rgraph hook`.
+    sessionEnd: "/opt/bin/rgraph sweep --background",
   });
 });
 

@@ -1,28 +1,37 @@
 // rgraph's OpenCode plugin: OpenCode has no command hooks, so this plugin
 // hands each tool start and each prompt to `rgraph hook opencode`, which
 // records GitHub reads as private Touches (payload format: lib/capture/harness/opencode.ts
-// in rgraph). It never throws and never waits: capture must not slow or break
-// the agent. `rgraph install` copies it into .opencode/plugins/ and may set the
-// command below to the rgraph it was installed from.
+// in rgraph), and when a session goes idle (the agent has answered) starts
+// an automatic Sweep with `rgraph sweep --background`, as other harnesses do
+// at session end. It never throws and never waits: capture must not slow or
+// break the agent. `rgraph install` copies it into .opencode/plugins/ and may
+// set the command below to the rgraph it was installed from.
 import { spawn } from "node:child_process";
 
 const RGRAPH_COMMAND = ["rgraph"]; // rgraph-command (rewritten by `rgraph install`)
 
-function send(payload) {
+/** Runs `rgraph ARGS` detached, handing it `payload` on stdin (none: no stdin). */
+function run(args, payload) {
   try {
-    const [cmd, ...args] = RGRAPH_COMMAND;
+    const [cmd, ...rest] = RGRAPH_COMMAND;
     // No cwd option: the payload carries it, and a vanished directory must not stop capture.
-    const child = spawn(cmd, [...args, "hook", "opencode"], {
-      stdio: ["pipe", "ignore", "ignore"],
+    const child = spawn(cmd, [...rest, ...args], {
+      stdio: [payload === undefined ? "ignore" : "pipe", "ignore", "ignore"],
       detached: true,
     });
     child.on("error", () => {});
-    child.stdin.on("error", () => {});
-    child.stdin.end(JSON.stringify(payload));
+    if (payload !== undefined) {
+      child.stdin.on("error", () => {});
+      child.stdin.end(JSON.stringify(payload));
+    }
     child.unref();
   } catch {
     // rgraph missing or unspawnable: the agent goes on untouched.
   }
+}
+
+function send(payload) {
+  run(["hook", "opencode"], payload);
 }
 
 function promptText(parts) {
@@ -36,6 +45,11 @@ function promptText(parts) {
 // OpenCode awaits plugins and hooks; they resolve at once since nothing is awaited.
 export const RgraphPlugin = ({ directory }) =>
   Promise.resolve({
+    // The agent has finished answering: what it read is swept in the background.
+    event: ({ event } = {}) => {
+      if (event?.type === "session.idle") run(["sweep", "--background"]);
+      return Promise.resolve();
+    },
     "tool.execute.before": (input, output) => {
       try {
         send({

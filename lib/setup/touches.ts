@@ -1,7 +1,6 @@
 /**
  * How a person sees their Touches: the table and JSON of `rgraph touches`,
- * which `rgraph forget --dry-run` reuses to show what would go, and the line
- * that says capture is paused. Pure.
+ * which `rgraph forget --dry-run` reuses to show what would go. Pure.
  *
  * @example
  * ```ts
@@ -11,7 +10,6 @@
  * @module
  */
 
-import type { PauseState } from "../capture/mod.ts";
 import type { Touch } from "../types.ts";
 
 /** The JSON form of one Touch (a stable, documented field set). */
@@ -58,16 +56,4 @@ export function touchTable(touches: Touch[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...rows.map(line)].join("\n");
-}
-
-/** `paused until …` while capture is paused, `null` while it records. */
-export function pausedUntil(state: PauseState): string | null {
-  if (!state.paused) return null;
-  return `paused until ${state.until ?? "'rgraph resume'"}`;
-}
-
-/** One line saying capture is paused and until when, or `null` while it records. */
-export function pauseLine(state: PauseState): string | null {
-  const paused = pausedUntil(state);
-  return paused === null ? null : `capture is ${paused}: hooks record nothing`;
 }

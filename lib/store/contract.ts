@@ -145,6 +145,8 @@ export interface UserStats {
   /** GitHub requests the hits would have cost (estimated per answer). */
   requests_avoided: number;
   pending: number;
+  /** When the oldest pending Touch was recorded (null: none is pending). */
+  oldest_pending: string | null;
   resolved: number;
   unresolved: Partial<Record<UnresolvedReason, number>>;
 }
@@ -187,9 +189,17 @@ export interface Store {
   /**
    * Leases up to `limit` pending FETCHED/PROMPTED Touches (never Cache Reads),
    * oldest first, skipping ones leased by someone else whose lease has not
-   * expired. Two concurrent Sweeps never lease the same Touch.
+   * expired. Two concurrent Sweeps never lease the same Touch. With
+   * `retrySettledBefore`, a Touch settled unresolved `rate_limited` before
+   * that time is leased too (a later Sweep retries it; one that settled it
+   * does not take it up again), and comes back pending.
    */
-  leasePending(owner: string, limit: number, leaseMs: number): Promise<Touch[]>;
+  leasePending(
+    owner: string,
+    limit: number,
+    leaseMs: number,
+    retrySettledBefore?: string,
+  ): Promise<Touch[]>;
 
   /** Settles a leased Touch; only the lease holder may settle it. */
   settleTouch(id: string, owner: string, settlement: Settlement): Promise<void>;

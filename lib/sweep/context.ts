@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Fetched, Source } from "../github/mod.ts";
+import type { Fetched, RepositoryAlong, Source } from "../github/mod.ts";
 import type { Settlement, Store } from "../store/mod.ts";
 import type { Resource, Touch } from "../types.ts";
 import type { Group } from "./groups.ts";
@@ -31,4 +31,11 @@ export interface SweepContext {
   settleFetched(g: Group, r: Fetched<Resource> | undefined): Promise<void>;
   /** Runs `work` if its estimated cost fits the budget (see `budget.ts`). */
   withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void>;
+  /**
+   * What a fetch of items or a Listing of `owner/repo` passes its source so
+   * the repository comes in the same request: given to the first fetch of a
+   * repository that is not stored, `undefined` otherwise. The run stores what
+   * comes along, or fetches the repository itself when nothing could.
+   */
+  repositoryAlong(owner: string, repo: string): RepositoryAlong | undefined;
 }

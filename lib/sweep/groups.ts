@@ -11,9 +11,9 @@
  * @module
  */
 
-import { parseKey } from "../address/mod.ts";
+import { parseKey, repositoryAddress } from "../address/mod.ts";
 import type { ResourceWrite } from "../store/mod.ts";
-import type { Address, Resource, Touch } from "../types.ts";
+import type { Address, RepositoryAddress, Resource, Touch } from "../types.ts";
 
 /** Identical addresses among the leased Touches, worked on once. */
 export interface Group {
@@ -67,4 +67,20 @@ export function writeFor(g: Group, resource: Resource): ResourceWrite {
 /** Oldest first: the time the oldest Touch of `groups` was recorded. */
 export function oldestTouch(groups: Group[]): string {
   return groups.flatMap((g) => g.touches.map((x) => x.recorded_at)).sort()[0];
+}
+
+/**
+ * Whether what is stored, fetched at `fetchedAt`, already answers `g` with
+ * no request: its Touches are PROMPTED only, or every one of them was
+ * recorded before that fetch (which saw what the agent read, or later). A
+ * FETCHED Touch recorded after it is a real re-fetch: that is revalidated.
+ */
+export function answeredBy(g: Group, fetchedAt: string): boolean {
+  const fetched = Date.parse(fetchedAt);
+  return !g.fetched || g.touches.every((t) => Date.parse(t.recorded_at) <= fetched);
+}
+
+/** The repository an Address belongs to (a repository's own Address is its own). */
+export function repositoryOf(a: Address): RepositoryAddress {
+  return a.kind === "repository" ? a : repositoryAddress(a.owner, a.repo);
 }

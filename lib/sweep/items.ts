@@ -29,7 +29,8 @@ export async function fetchItems(run: SweepContext, groups: Group[]): Promise<vo
 async function fetchNow(run: SweepContext, source: Source, groups: Group[]): Promise<void> {
   const first = groups[0].address as ItemAddress;
   const numbers = groups.map((g) => (g.address as ItemAddress).number);
-  const found = await source.items(first.owner, first.repo, numbers);
+  const along = run.repositoryAlong(first.owner, first.repo);
+  const found = await source.items(first.owner, first.repo, numbers, along);
   const writes = [];
   for (const g of groups) {
     const r = found.get((g.address as ItemAddress).number);

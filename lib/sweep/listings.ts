@@ -20,10 +20,11 @@ import type {
   Listing,
   ListingAddress,
   ListingMember,
+  Touch,
 } from "../types.ts";
 import type { SweepContext } from "./context.ts";
 import { listingRequests, pages } from "./cost.ts";
-import { EVERY_PAGE_CAP, type Group } from "./groups.ts";
+import { answeredBy, EVERY_PAGE_CAP, type Group } from "./groups.ts";
 
 /** REST requests per pull request: comments, `/pulls/N`, files, review comments. */
 const REST_PULL_REQUESTS = 4;
@@ -68,8 +69,9 @@ function itemKeyOf(owner: string, repo: string, n: number): string {
 export async function sweepListing(run: SweepContext, g: Group, a: ListingAddress): Promise<void> {
   const stored = await run.store.findListings(a.owner, a.repo, a.listing);
   const match = chooseListing(a, stored);
-  if (match.outcome !== "miss" && !g.fetched) {
-    // PROMPTED only: memory answers it (exactly or from a broader fully expanded Listing).
+  if (match.outcome !== "miss" && answeredBy(g, match.listing.fetched_at)) {
+    // PROMPTED only, or asked before what is stored was fetched: memory answers it
+    // (exactly or from a broader fully expanded Listing).
     return await run.settle(
       g.touches,
       { status: "resolved", target: match.listing.key },
@@ -77,13 +79,44 @@ export async function sweepListing(run: SweepContext, g: Group, a: ListingAddres
     );
   }
   const source = await run.source();
+  const cost = (n: number) =>
+    source.mode === "rest" ? restListingRequests(a, n) : listingPoints(a, n);
+  [g, a] = await withoutTooBig(run, source, g, a, cost);
   const limit = a.limit ?? EVERY_PAGE_CAP;
   if (match.outcome === "hit") {
     const changes = await source.listingChanges(a, sinceOf(match.listing.fetched_at));
     if (changes && await revalidateListing(run, g, a, match.listing, changes, limit)) return;
   }
-  const estimate = source.mode === "rest" ? restListingRequests(a, limit) : listingPoints(a, limit);
-  await run.withBudget([g], estimate, () => fetchListing(run, source, g, a, limit));
+  await run.withBudget([g], cost(limit), () => fetchListing(run, source, g, a, limit));
+}
+
+/**
+ * With a token, the Touches of `g` that ask for more members than a whole
+ * hour's points can ever fetch are settled `rate_limited` by themselves, so
+ * that a narrower ask grouped with them (one a later Sweep took up again,
+ * say) is still fetched at its own limit.
+ */
+async function withoutTooBig(
+  run: SweepContext,
+  source: Source,
+  g: Group,
+  a: ListingAddress,
+  cost: (limit: number) => number,
+): Promise<[Group, ListingAddress]> {
+  const asked = (t: Touch) => t.limit ?? EVERY_PAGE_CAP;
+  if (source.mode !== "graphql" || new Set(g.touches.map(asked)).size < 2) return [g, a];
+  await source.learnBudget();
+  const fits = g.touches.filter((t) => source.affordable(cost(asked(t))));
+  if (fits.length === 0 || fits.length === g.touches.length) return [g, a];
+  const big = g.touches.filter((t) => !fits.includes(t));
+  // Not affordable, so the budget settles them with its note and never runs the work.
+  await run.withBudget([{ ...g, touches: big }], cost(a.limit!), () => Promise.resolve());
+  const narrower: Group = {
+    ...g,
+    touches: fits,
+    fetched: fits.some((t) => t.provenance === "FETCHED"),
+  };
+  return [narrower, { ...a, limit: Math.max(...fits.map(asked)) }];
 }
 
 async function fetchListing(
@@ -97,7 +130,8 @@ async function fetchListing(
   const ranked: [number, string][] = [];
   let total = 0;
   try {
-    for await (const page of source.listingPages(a, limit)) {
+    const along = run.repositoryAlong(a.owner, a.repo);
+    for await (const page of source.listingPages(a, limit, along)) {
       await run.store.putResources(page.items.map((resource) => ({ resource })));
       run.summary.resources_written += page.items.length;
       page.items.forEach((r, i) => ranked.push([page.positions[i], r.address]));
@@ -201,6 +235,10 @@ async function revalidateListing(
     run.summary.resources_written += writes.length;
   }
   const final = members.filter((m) => !lost.has(m));
+  // The probe showed the other members unchanged since the last fetch: they are
+  // current as of now, so Touches of them recorded before now need no request.
+  const refetched = new Set(refetch.map((h) => keyOf(h.number)));
+  await run.store.touchFetchedAt(final.filter((m) => !refetched.has(m)), fetchedAt);
   await putListing(run, a, limit, total - lost.size, final, fetchedAt);
   await run.settle(
     g.touches,

@@ -17,6 +17,23 @@ import type { SweepContext } from "./context.ts";
 import { REPOSITORY_REQUESTS } from "./cost.ts";
 import { type Group, writeFor } from "./groups.ts";
 
+/**
+ * Fetches a repository no Touch asked for, because items or a Listing of it
+ * were fetched and nothing brought it along (REST): memory holds every
+ * stored item's repository.
+ */
+export async function fetchUnasked(run: SweepContext, a: RepositoryAddress): Promise<void> {
+  await run.withBudget([], REPOSITORY_REQUESTS, async () => {
+    const r = await (await run.source()).repository(a.owner, a.repo, null);
+    if (r.status !== "ok") return;
+    await run.store.putResources([{
+      resource: r.value,
+      aliases: r.value.address === a.key ? [] : [a.key],
+    }]);
+    run.summary.resources_written++;
+  });
+}
+
 /** Fetches (or, with `head`, revalidates) the repository `g` asks for. */
 export async function sweepRepository(
   run: SweepContext,

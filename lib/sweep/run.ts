@@ -1,9 +1,12 @@
 /**
  * One Sweep run: leases pending Touches oldest first, groups identical
- * Addresses, settles what needs no request, hands the rest to the workers
- * (`items.ts`, `listings.ts`, `repositories.ts`) with bounded concurrency and
- * the budget (`budget.ts`) between them, and releases whatever it leased and
- * did not settle when it ends, however it ends.
+ * Addresses, and works each repository's groups in order — its Listings,
+ * then its items, then the repository itself — so that what one fetch
+ * stored answers the Touches after it with no request (a Listing's members,
+ * the repository that came along with its items). Work goes to the workers
+ * (`items.ts`, `listings.ts`, `repositories.ts`) with bounded concurrency
+ * and the budget (`budget.ts`) between them; whatever was leased and not
+ * settled is released when the run ends, however it ends.
  *
  * @example
  * ```ts
@@ -14,22 +17,73 @@
  * @module
  */
 
-import { AuthError, type Fetched, Limiter, RateLimitedError, type Source } from "../github/mod.ts";
+import {
+  AuthError,
+  type Fetched,
+  Limiter,
+  RateLimitedError,
+  type RepositoryAlong,
+  type Source,
+} from "../github/mod.ts";
+import { parseKey, repositoryAddress } from "../address/mod.ts";
 import type { ResourceHead, Settlement, Store } from "../store/mod.ts";
-import type { Resource, Touch } from "../types.ts";
-import { Budget } from "./budget.ts";
+import type {
+  ListingAddress,
+  RepositoryAddress,
+  RepositoryResource,
+  Resource,
+  Touch,
+} from "../types.ts";
+import { Budget, RATE_LIMITED } from "./budget.ts";
 import type { SweepContext } from "./context.ts";
-import { resourceRequests } from "./cost.ts";
-import { type Group, groupTouches, oldestTouch } from "./groups.ts";
+import { REPOSITORY_REQUESTS, resourceRequests } from "./cost.ts";
+import { answeredBy, type Group, groupTouches, oldestTouch, repositoryOf } from "./groups.ts";
 import { fetchItems, revalidateItems } from "./items.ts";
 import { sweepListing } from "./listings.ts";
-import { sweepRepository } from "./repositories.ts";
+import { fetchUnasked, sweepRepository } from "./repositories.ts";
 import { newSummary, type SweepOptions, type SweepSummary } from "./summary.ts";
 
 /** The source is opened only when a request is needed (PROMPTED-only Sweeps never touch the network). */
 export type SourceFactory = () => Promise<Source>;
 
 const LEASE_BATCH = 200;
+
+/** A piece of work and the groups it settles. */
+interface Task {
+  groups: Group[];
+  work: () => Promise<void>;
+}
+
+/** One repository's groups in a batch, worked in this order. */
+interface Pipeline {
+  repo: RepositoryAddress;
+  listings: Group[];
+  items: Group[];
+  /** The group asking for the repository itself (groups are per Address: at most one). */
+  repository: Group | null;
+}
+
+/** What came along for a repository that was not stored. */
+interface Along {
+  /** The source answered (with the repository, or `null`: there is none to store). */
+  came: boolean;
+  repository: RepositoryResource | null;
+}
+
+/** The pipelines of a batch's groups, one per repository, oldest Touch first. */
+function pipelines(groups: Group[]): Pipeline[] {
+  const out = new Map<string, Pipeline>();
+  for (const g of groups) {
+    const repo = repositoryOf(g.address);
+    const p = out.get(repo.key) ?? { repo, listings: [], items: [], repository: null };
+    out.set(repo.key, p);
+    if (g.address.kind === "listing") p.listings.push(g);
+    else if (g.address.kind === "item") p.items.push(g);
+    else p.repository = g;
+  }
+  const all = (p: Pipeline) => [...p.listings, ...p.items, ...(p.repository ? [p.repository] : [])];
+  return [...out.values()].sort((x, y) => oldestTouch(all(x)).localeCompare(oldestTouch(all(y))));
+}
 
 /** One Sweep run. */
 class Run implements SweepContext {
@@ -45,10 +99,12 @@ class Run implements SweepContext {
    * released when the run ends, however it ends, so none waits out its lease.
    */
   #open = new Map<string, Touch>();
-  /** GitHub said the budget is spent (or refused the token): no further request this run. */
-  #stopped = false;
-  /** The token was refused: the run stops and {@link run} rethrows this. */
-  #refused: AuthError | null = null;
+  /** Why the run asks GitHub nothing more: the budget is spent, or the token was refused. */
+  #stop: RateLimitedError | AuthError | null = null;
+  /** Repositories not stored when the batch began, not yet asked to come along. */
+  #unasked = new Set<string>();
+  /** Repositories asked to come along this batch, by key. */
+  #alongs = new Map<string, Along>();
 
   constructor(
     readonly store: Store,
@@ -57,8 +113,12 @@ class Run implements SweepContext {
     readonly options: SweepOptions,
   ) {}
 
-  get stopped(): boolean {
-    return this.#stopped;
+  get stopped(): Error | null {
+    return this.#stop;
+  }
+
+  get reserve(): number {
+    return this.options.reserve ?? 0;
   }
 
   source(): Promise<Source> {
@@ -79,6 +139,19 @@ class Run implements SweepContext {
 
   withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void> {
     return this.#budget.withBudget(groups, estimate, work);
+  }
+
+  repositoryAlong(owner: string, repo: string): RepositoryAlong | undefined {
+    const key = repositoryAddress(owner, repo).key;
+    if (!this.#unasked.delete(key)) return undefined;
+    const along: Along = { came: false, repository: null };
+    this.#alongs.set(key, along);
+    return {
+      found: (r) => {
+        along.came = true;
+        along.repository = r;
+      },
+    };
   }
 
   async settle(touches: Touch[], outcome: Settlement, naiveCost = 1): Promise<void> {
@@ -115,35 +188,40 @@ class Run implements SweepContext {
   }
 
   /**
-   * Gives a group back (pending) and remembers why, unless it was simply rate
-   * limited. A refused token stops the run (every task still queued gives
-   * its groups back) and is rethrown once the tasks in flight have ended.
+   * Gives groups back after `error`. A rate limit (GitHub's, or the reserve
+   * reached) stops the run and settles them `rate_limited`, which a later
+   * Sweep retries; a refused token stops the run too, leaving them pending,
+   * and is rethrown once the tasks in flight have ended; anything else gives
+   * them back pending and remembers why.
    */
   async giveBack(groups: Group[], error: unknown): Promise<void> {
+    let outcome: Settlement = { status: "pending" };
     if (error instanceof RateLimitedError) {
       this.summary.rate_limited = true;
-      this.#stopped = true;
+      this.#stop ??= error;
+      outcome = RATE_LIMITED;
     } else if (error instanceof AuthError) {
-      this.#refused ??= error;
-      this.#stopped = true;
+      this.#stop = error;
     } else {
       const msg = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       if (!this.summary.errors.includes(msg)) this.summary.errors.push(msg);
     }
-    for (const g of groups) await this.settle(g.touches, { status: "pending" });
+    for (const g of groups) await this.settle(g.touches, outcome);
   }
 
   async run(): Promise<SweepSummary> {
     const started = performance.now();
     const limit = this.options.limit ?? Infinity;
+    // Touches earlier Sweeps left rate_limited are retried; the ones this run settles so are not.
+    const retryBefore = new Date().toISOString();
     // A run longer than its lease could lease its own Touches again: never twice.
     const seen = new Set<string>();
     try {
-      while (this.summary.touches < limit && !this.#stopped) {
+      while (this.summary.touches < limit && !this.#stop) {
         const want = Math.min(LEASE_BATCH, limit - this.summary.touches);
-        const leased =
-          (await this.store.leasePending(this.owner, want, this.options.leaseMs ?? 120_000))
-            .filter((t) => !seen.has(t.id));
+        const leaseMs = this.options.leaseMs ?? 120_000;
+        const leased = (await this.store.leasePending(this.owner, want, leaseMs, retryBefore))
+          .filter((t) => !seen.has(t.id));
         if (leased.length === 0) break;
         for (const t of leased) {
           seen.add(t.id);
@@ -160,7 +238,7 @@ class Run implements SweepContext {
       }
       this.#open.clear();
     }
-    if (this.#refused) throw this.#refused;
+    if (this.#stop instanceof AuthError) throw this.#stop;
     const s = this.#source;
     if (s) {
       const b = s.budget();
@@ -173,65 +251,131 @@ class Run implements SweepContext {
     return this.summary;
   }
 
-  /** Works one leased batch: settle what needs no request, then the rest with bounded concurrency. */
+  /** Works one leased batch: each repository's pipeline, all of them at once, bounded by the pool. */
   async batch(touches: Touch[]): Promise<void> {
     const { groups, unparseable } = groupTouches(touches);
     await this.settle(unparseable, { status: "unresolved", reason: "unparseable" });
-    const keys = groups.filter((g) => g.address.kind !== "listing").map((g) => g.address.key);
-    const heads = await this.store.getHeads(keys);
-    const tasks: { groups: Group[]; work: () => Promise<void> }[] = [];
-
-    const itemsByRepo = new Map<string, { fetch: Group[]; revalidate: [Group, ResourceHead][] }>();
-    for (const g of groups) {
-      const a = g.address;
-      if (a.kind === "listing") {
-        tasks.push({ groups: [g], work: () => sweepListing(this, g, a) });
-        continue;
-      }
-      const head = heads.get(a.key);
-      if (head && !g.fetched) {
-        // PROMPTED only: the stored Resource answers it; no request.
-        await this.settle(g.touches, { status: "resolved", target: head.address });
-        continue;
-      }
-      if (a.kind === "repository") {
-        tasks.push({ groups: [g], work: () => sweepRepository(this, g, a, head ?? null) });
-        continue;
-      }
-      const repoKey = `${a.owner}/${a.repo}`;
-      const bucket = itemsByRepo.get(repoKey) ?? { fetch: [], revalidate: [] };
-      itemsByRepo.set(repoKey, bucket);
-      if (head) bucket.revalidate.push([g, head]);
-      else bucket.fetch.push(g);
-    }
-    // REST has no batching: one item per task lets the budget be spent item by item.
-    const rest = itemsByRepo.size > 0 && (await this.source()).mode === "rest";
-    for (const bucket of itemsByRepo.values()) {
-      for (const fetch of rest ? bucket.fetch.map((g) => [g]) : [bucket.fetch]) {
-        if (fetch.length) tasks.push({ groups: fetch, work: () => fetchItems(this, fetch) });
-      }
-      if (bucket.revalidate.length) {
-        const gs = bucket.revalidate.map(([g]) => g);
-        tasks.push({ groups: gs, work: () => revalidateItems(this, bucket.revalidate) });
-      }
-    }
-
-    // Oldest Touch first, whatever kind of work it needs.
-    tasks.sort((x, y) => oldestTouch(x.groups).localeCompare(oldestTouch(y.groups)));
+    const lines = pipelines(groups);
+    const heads = await this.store.getHeads([
+      ...lines.flatMap((p) => p.items.map((g) => g.address.key)),
+      ...lines.map((p) => p.repo.key),
+    ]);
+    this.#unasked = new Set(lines.map((p) => p.repo.key).filter((k) => !heads.has(k)));
+    this.#alongs.clear();
     const pool = new Limiter(this.options.concurrency ?? 4);
-    // Every task ends (settling or giving back its groups) before the batch does.
-    const ended = await Promise.allSettled(tasks.map((t) =>
-      pool.run(async () => {
-        if (this.#stopped) return await this.giveBack(t.groups, new RateLimitedError(null));
-        try {
-          await t.work();
-        } catch (e) {
-          await this.giveBack(t.groups, e);
-        }
-      })
-    ));
+    // Every task ends (settling or giving back its groups) before its stage does.
+    const stage = async (tasks: Task[]) => {
+      const ended = await Promise.allSettled(tasks.map((t) =>
+        pool.run(async () => {
+          if (this.#stop) return await this.giveBack(t.groups, this.#stop);
+          try {
+            await t.work();
+          } catch (e) {
+            await this.giveBack(t.groups, e);
+          }
+        })
+      ));
+      const failed = ended.find((r): r is PromiseRejectedResult => r.status === "rejected");
+      if (failed) throw failed.reason;
+    };
+    const ended = await Promise.allSettled(lines.map(async (p) => {
+      if (p.listings.length) {
+        await stage(p.listings.map((g) => ({
+          groups: [g],
+          work: () => sweepListing(this, g, g.address as ListingAddress),
+        })));
+      }
+      // After the Listings, what they stored answers their members' Touches.
+      if (p.items.length) {
+        await stage(await this.#itemTasks(p.items, p.listings.length ? null : heads));
+      }
+      await stage(await this.#repositoryTasks(p));
+    }));
     const failed = ended.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
+  }
+
+  /**
+   * The items of one repository: those what is stored answers are settled
+   * with no request; the rest are fetched (new) or revalidated (stored, and
+   * really re-fetched since). `known` are heads read before the batch, when
+   * nothing of this repository can have been stored since.
+   */
+  async #itemTasks(groups: Group[], known: Map<string, ResourceHead> | null): Promise<Task[]> {
+    const heads = known ?? await this.store.getHeads(groups.map((g) => g.address.key));
+    const fetch: Group[] = [];
+    const revalidate: [Group, ResourceHead][] = [];
+    for (const g of groups) {
+      const head = heads.get(g.address.key);
+      if (head && answeredBy(g, head.fetched_at)) {
+        await this.settle(g.touches, { status: "resolved", target: head.address });
+      } else if (head) revalidate.push([g, head]);
+      else fetch.push(g);
+    }
+    const tasks: Task[] = [];
+    // REST has no batching: one item per task lets the budget be spent item by item.
+    const rest = fetch.length > 0 && (await this.source()).mode === "rest";
+    for (const batch of rest ? fetch.map((g) => [g]) : fetch.length ? [fetch] : []) {
+      tasks.push({ groups: batch, work: () => fetchItems(this, batch) });
+    }
+    if (revalidate.length) {
+      tasks.push({
+        groups: revalidate.map(([g]) => g),
+        work: () => revalidateItems(this, revalidate),
+      });
+    }
+    return tasks;
+  }
+
+  /**
+   * The repository itself, last. A Touch of it is answered (by what came
+   * along with its items or Listings, say), revalidated or fetched; and when
+   * this batch fetched items or a Listing of it, every repository they now
+   * live in (a transferred issue's new home too) is stored: what came along,
+   * else fetched on its own (REST, or a home no request brought).
+   */
+  async #repositoryTasks(p: Pipeline): Promise<Task[]> {
+    const { repo } = p;
+    const along = this.#alongs.get(repo.key);
+    const homes = new Set<string>();
+    if (along) {
+      const heads = await this.store.getHeads(p.items.map((g) => g.address.key));
+      for (const h of heads.values()) homes.add(repositoryOf(parseKey(h.address)!).key);
+      // A Listing's repository, unless GitHub said it has none to store.
+      if (p.listings.length && !(along.came && along.repository === null)) {
+        homes.add(along.repository?.address ?? repo.key);
+      }
+    }
+    const g = p.repository;
+    const brought = along?.repository ?? null;
+    if (brought && (g || homes.has(brought.address))) {
+      await this.store.putResources([{
+        resource: brought,
+        aliases: brought.address === repo.key ? [] : [repo.key],
+      }]);
+      this.summary.resources_written++;
+    }
+    const tasks: Task[] = [];
+    if (g) {
+      const head = (await this.store.getHeads([repo.key])).get(repo.key) ?? null;
+      if (head && answeredBy(g, head.fetched_at)) {
+        await this.settle(
+          g.touches,
+          { status: "resolved", target: head.address },
+          REPOSITORY_REQUESTS,
+        );
+      } else tasks.push({ groups: [g], work: () => sweepRepository(this, g, repo, head) });
+      // The Touch's own work stores it.
+      homes.delete(head?.address ?? repo.key);
+      homes.delete(repo.key);
+    }
+    const stored = await this.store.getHeads([...homes]);
+    for (const key of homes) {
+      if (stored.has(key)) continue;
+      const home = parseKey(key) as RepositoryAddress;
+      tasks.push({ groups: [], work: () => fetchUnasked(this, home) });
+    }
+    return tasks;
   }
 }
 

@@ -25,6 +25,12 @@ export interface SweepOptions {
   concurrency?: number;
   /** Called as work progresses (for a progress bar). */
   onProgress?: (progress: SweepProgress) => void;
+  /**
+   * The fraction of GitHub's hourly budget this Sweep leaves unspent (an
+   * automatic Sweep leaves 0.1 to the agent); none by default. The source
+   * should be opened with the same reserve, which stops any request past it.
+   */
+  reserve?: number;
 }
 
 /** A snapshot of a running Sweep. */
@@ -41,7 +47,7 @@ export interface SweepSummary {
   touches: number;
   resolved: number;
   unresolved: Partial<Record<UnresolvedReason, number>>;
-  /** Given back pending for the next Sweep (rate limited, transient failure). */
+  /** Given back pending for the next Sweep (transient failure, a refused token). */
   pending: number;
   resources_written: number;
   listings_written: number;
@@ -64,7 +70,10 @@ export interface SweepSummary {
    * bigger than the token's whole hour), token-free.
    */
   errors: string[];
-  /** GitHub's budget ran out this run: what is left pending waits for the next Sweep. */
+  /**
+   * GitHub's budget ran out this run (or only its reserve was left): what it
+   * could not fetch is unresolved `rate_limited`, and a later Sweep retries it.
+   */
   rate_limited: boolean;
   /** Wall time of the run. */
   elapsed_ms: number;
@@ -87,4 +96,18 @@ export function newSummary(): SweepSummary {
     rate_limited: false,
     elapsed_ms: 0,
   };
+}
+
+/** The one-line summary `rgraph sweep` prints, and an automatic Sweep logs. */
+export function summaryLine(s: SweepSummary): string {
+  const reasons = Object.entries(s.unresolved).map(([r, n]) => `${r} ${n}`).join(", ");
+  const unresolved = Object.values(s.unresolved).reduce((a, b) => a + (b ?? 0), 0);
+  const budget = s.budget.remaining === null ? "" : `; budget ${s.budget.remaining} left`;
+  const parts = [
+    `swept ${s.touches} touch${s.touches === 1 ? "" : "es"}: ${s.resolved} resolved`,
+    `${unresolved} unresolved${reasons ? ` (${reasons})` : ""}`,
+    `${s.pending} left pending${s.rate_limited ? " (rate limited)" : ""}`,
+  ];
+  return `${parts.join(", ")}; ${s.resources_written} resources written; ` +
+    `${s.requests} GitHub requests (about ${s.requests_saved} saved)${budget}`;
 }

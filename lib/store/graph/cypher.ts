@@ -162,7 +162,13 @@ WITH s, count(r) AS joins
 WHERE joins = 0
 DELETE s`;
 
-const LEASABLE = `t.status = 'pending' AND (t.lease_until IS NULL OR t.lease_until <= $now)`;
+/**
+ * Pending Touches, and rate-limited ones settled before `$retry` (none when
+ * it is ''), whose lease is free.
+ */
+const LEASABLE = `(t.status = 'pending' OR (t.status = 'unresolved' AND t.reason = 'rate_limited'
+    AND t.settled_at < $retry))
+  AND (t.lease_until IS NULL OR t.lease_until <= $now)`;
 
 /**
  * Leases the oldest free pending Touches. Setting a throwaway property takes
@@ -178,7 +184,13 @@ WITH t ORDER BY t.recorded_at, t.seq LIMIT $limit
 SET t.lease_lock = true
 REMOVE t.lease_lock
 WITH t, (${LEASABLE}) AS won
-${WHEN("won", "SET t.lease_owner = $owner, t.lease_until = $until")}
+${
+  WHEN(
+    "won",
+    "SET t.lease_owner = $owner, t.lease_until = $until, t.status = 'pending' " +
+      "REMOVE t.reason, t.settled_at",
+  )
+}
 RETURN t, won`;
 
 const HELD = `MATCH (t:Touch {id: $id}) WHERE t.lease_owner = $owner AND t.status = 'pending'`;
@@ -493,7 +505,8 @@ RETURN m.position AS position, n ORDER BY position`;
 export const TOUCH_COUNTS = `
 MATCH (t:Touch)
 WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
-RETURN t.status AS status, t.outcome AS outcome, t.reason AS reason, count(*) AS n`;
+RETURN t.status AS status, t.outcome AS outcome, t.reason AS reason, count(*) AS n,
+  min(t.recorded_at) AS oldest`;
 
 /**
  * What each answered read would have cost GitHub, from what served it: an

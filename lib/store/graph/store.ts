@@ -263,7 +263,12 @@ export class GraphStore implements Store {
     return rows.map((r) => decodeTouch(nodeProps(r.t)));
   }
 
-  async leasePending(owner: string, limit: number, leaseMs: number): Promise<Touch[]> {
+  async leasePending(
+    owner: string,
+    limit: number,
+    leaseMs: number,
+    retrySettledBefore?: string,
+  ): Promise<Touch[]> {
     const won: Props[] = [];
     for (let attempt = 0; attempt < LEASE_ATTEMPTS && won.length < limit; attempt++) {
       const now = Date.now();
@@ -274,6 +279,7 @@ export class GraphStore implements Store {
           until: now + leaseMs,
           limit: limit - won.length,
           user: this.#leaseUser,
+          retry: retrySettledBefore ?? "",
         }));
       for (const r of rows) if (r.won) won.push(nodeProps(r.t));
       // Only Touches another sweep took first can make a retry find more.
@@ -552,6 +558,7 @@ export class GraphStore implements Store {
       cache_reads: { hit: 0, subsumed: 0, miss: 0 },
       requests_avoided: (avoided[0]?.n as number | null) ?? 0,
       pending: 0,
+      oldest_pending: null,
       resolved: 0,
       unresolved: {},
     };
@@ -559,8 +566,10 @@ export class GraphStore implements Store {
       const n = g.n as number;
       if (g.status === "served" && g.outcome !== null) {
         stats.cache_reads[g.outcome as CacheOutcome] += n;
-      } else if (g.status === "pending") stats.pending += n;
-      else if (g.status === "resolved") stats.resolved += n;
+      } else if (g.status === "pending") {
+        stats.pending += n;
+        stats.oldest_pending = g.oldest as string;
+      } else if (g.status === "resolved") stats.resolved += n;
       else if (g.status === "unresolved" && g.reason !== null) {
         const reason = g.reason as UnresolvedReason;
         stats.unresolved[reason] = (stats.unresolved[reason] ?? 0) + n;

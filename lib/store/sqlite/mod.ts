@@ -14,6 +14,6 @@
  * @module
  */
 
-export { openEmbeddedStore, SqliteStore } from "./store.ts";
+export { openEmbeddedStore, SqliteStore, type SweepSignal } from "./store.ts";
 export { SCHEMA_VERSION } from "./schema.ts";
 export type { Store } from "../contract.ts";

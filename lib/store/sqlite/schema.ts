@@ -195,6 +195,12 @@ const MIGRATIONS: readonly string[] = [
   INSERT INTO store_meta (key, value)
     SELECT 'touches_scrubbed', 'created' WHERE NOT EXISTS (SELECT 1 FROM touches);
   `,
+  // 5: a Touch left unresolved rate_limited is retried by a later Sweep, so
+  // leasing reads pending and rate-limited Touches together, oldest first.
+  `
+  CREATE INDEX touches_sweepable ON touches (recorded_at)
+    WHERE status = 'pending' OR (status = 'unresolved' AND reason = 'rate_limited');
+  `,
 ];
 
 /** The schema version this build writes. */

@@ -56,6 +56,17 @@ const WRITE_GROUP = 50;
 
 type Row = Record<string, SQLInputValue>;
 
+/** See {@link SqliteStore.sweepSignal}. */
+export interface SweepSignal {
+  /** Pending Touches recorded after the asked time. */
+  fresh: number;
+  /** When the oldest and the newest of them were recorded. */
+  oldest: string | null;
+  newest: string | null;
+  /** Some Touch waits for a Sweep: pending, or rate_limited to retry. */
+  waiting: boolean;
+}
+
 /** The embedded store's file cannot be opened or created: a one-line error naming the file. */
 export class StoreOpenError extends UserError {
   constructor(path: string, cause: unknown) {
@@ -244,19 +255,31 @@ export class SqliteStore implements Store {
     });
   }
 
-  leasePending(owner: string, limit: number, leaseMs: number): Promise<Touch[]> {
+  leasePending(
+    owner: string,
+    limit: number,
+    leaseMs: number,
+    retrySettledBefore?: string,
+  ): Promise<Touch[]> {
     return Promise.resolve().then(() => {
       const now = Date.now();
       const rows = this.#write(() =>
         this.#all(
-          `UPDATE touches SET lease_owner = ?, lease_until = ?
+          // A rate-limited Touch is taken up again as pending. The first condition is
+          // the partial index touches_sweepable's, word for word, so the index is used;
+          // no settled_at is before '' (no retry asked).
+          `UPDATE touches SET lease_owner = ?, lease_until = ?, status = 'pending', reason = NULL,
+             settled_at = NULL
            WHERE id IN (
              SELECT id FROM touches
-             WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= ?)
+             WHERE (status = 'pending' OR (status = 'unresolved' AND reason = 'rate_limited'))
+               AND (status = 'pending' OR settled_at < ?)
+               AND (lease_until IS NULL OR lease_until <= ?)
              ORDER BY recorded_at, rowid LIMIT ?)
            RETURNING *`,
           owner,
           now + leaseMs,
+          retrySettledBefore ?? "",
           now,
           limit,
         )
@@ -802,12 +825,13 @@ export class SqliteStore implements Store {
         cache_reads: { hit: 0, subsumed: 0, miss: 0 },
         requests_avoided: 0,
         pending: 0,
+        oldest_pending: null,
         resolved: 0,
         unresolved: {},
       };
       const scope = { user: userId, since: since ?? null };
       const groups = this.#stmt(
-        `SELECT status, outcome, reason, count(*) AS n FROM touches
+        `SELECT status, outcome, reason, count(*) AS n, min(recorded_at) AS oldest FROM touches
          WHERE user_id = $user AND ($since IS NULL OR recorded_at >= $since)
          GROUP BY status, outcome, reason`,
       ).all(scope) as Row[];
@@ -815,8 +839,10 @@ export class SqliteStore implements Store {
         const n = g.n as number;
         if (g.status === "served" && g.outcome !== null) {
           stats.cache_reads[g.outcome as CacheOutcome] += n;
-        } else if (g.status === "pending") stats.pending += n;
-        else if (g.status === "resolved") stats.resolved += n;
+        } else if (g.status === "pending") {
+          stats.pending += n;
+          stats.oldest_pending = g.oldest as string;
+        } else if (g.status === "resolved") stats.resolved += n;
         else if (g.status === "unresolved" && g.reason !== null) {
           const reason = g.reason as UnresolvedReason;
           stats.unresolved[reason] = (stats.unresolved[reason] ?? 0) + n;
@@ -876,6 +902,32 @@ export class SqliteStore implements Store {
       }
     }
     return total;
+  }
+
+  // --- The background scheduler's signal --------------------------------------
+
+  /**
+   * What the background scheduler asks every few seconds, in two index
+   * reads: the pending Touches recorded after `since` (every pending one when
+   * null), and whether any Touch waits for a Sweep at all (pending, or
+   * rate_limited to retry). Every user's: the machine's Sweep takes them all.
+   */
+  sweepSignal(since: string | null): SweepSignal {
+    const fresh = this.#get(
+      `SELECT count(*) AS n, min(recorded_at) AS oldest, max(recorded_at) AS newest
+       FROM touches WHERE status = 'pending' AND recorded_at > ?`,
+      since ?? "",
+    )!;
+    const waiting = this.#get(
+      `SELECT EXISTS (SELECT 1 FROM touches
+         WHERE status = 'pending' OR (status = 'unresolved' AND reason = 'rate_limited')) AS w`,
+    )!;
+    return {
+      fresh: fresh.n as number,
+      oldest: fresh.oldest as string | null,
+      newest: fresh.newest as string | null,
+      waiting: waiting.w === 1,
+    };
   }
 
   // --- Export (migrate to a graph store, the hooks' outbox) -------------------

@@ -1,0 +1,58 @@
+/**
+ * `rgraph doctor`'s check of automatic Sweeps: whether they are on, and,
+ * when they are, whether your Touches are really being swept — a Touch
+ * still pending after an hour means memory is not filling itself (no
+ * session's MCP server ran, GitHub was unreachable, the token was refused…),
+ * which the check says with where to look.
+ *
+ * @module
+ */
+
+import type { Config } from "../config.ts";
+import { openStore } from "../store/mod.ts";
+import { readSweepRecord } from "../sweep/mod.ts";
+import { ago } from "../time.ts";
+import { type Check, firstLine, ok, warn } from "./check.ts";
+
+/** Pending longer than this, with automatic Sweeps on, is worth a warning. */
+const WAITED_TOO_LONG_MS = 60 * 60_000;
+
+const NAME = "automatic sweep";
+
+/** The check; `null` without an identity (whose Touches would it count?). */
+export async function sweepCheck(config: Config, now = new Date()): Promise<Check | null> {
+  if (!config.sweep.auto) {
+    return ok(NAME, `off ([sweep] auto = false in ${config.file}): run 'rgraph sweep' yourself`);
+  }
+  const userId = config.identity.user_id;
+  if (!userId) return null;
+  const record = readSweepRecord(config.data_dir);
+  const last = record.last
+    ? `last Sweep ${ago(record.last.ended_at, now)}, ${record.last.outcome}`
+    : "no Sweep yet";
+  let stats;
+  try {
+    const store = await openStore(config);
+    try {
+      stats = await store.userStats(userId);
+    } finally {
+      await store.close();
+    }
+  } catch (e) {
+    // The store check above says what is wrong with it.
+    return ok(NAME, `on; ${last} (pending Touches unknown: ${firstLine(e)})`);
+  }
+  const oldest = stats.oldest_pending;
+  if (oldest !== null && now.getTime() - Date.parse(oldest) > WAITED_TOO_LONG_MS) {
+    const why = record.last_error
+      ? `; last error ${ago(record.last_error.at, now)}: ${record.last_error.message}`
+      : "";
+    return warn(
+      NAME,
+      `on, but ${stats.pending} Touch${stats.pending === 1 ? " has" : "es have"} waited since ` +
+        `${ago(oldest, now)} (over an hour); ${last}${why}`,
+      "'rgraph status' shows what the Sweeps met; 'rgraph sweep' fetches them now",
+    );
+  }
+  return ok(NAME, `on; ${stats.pending} pending; ${last}`);
+}

@@ -1,0 +1,134 @@
+/**
+ * `rgraph status`: whether memory fills itself, and how it is doing — what
+ * of yours waits for a Sweep, the Sweep running now, the last one and how it
+ * ended, the last error, GitHub's budget as last seen, whether automatic
+ * Sweeps are on, and whether capture is paused. Gathered from the store (your own Touches only), the
+ * machine's record of its Sweeps and its lock; formatted purely.
+ *
+ * @example
+ * ```ts
+ * import { formatStatus, readStatus } from "./status.ts";
+ * console.log(formatStatus(await readStatus(config, "alice"), new Date()));
+ * ```
+ * @module
+ */
+
+import type { Config } from "../config.ts";
+import { pauseLine, type PauseState, pauseState } from "../capture/mod.ts";
+import { openStore } from "../store/mod.ts";
+import { ago } from "../time.ts";
+import { type LockHolder, sweepLockHolder } from "./lock.ts";
+import { type BudgetSeen, type LastSweep, readSweepRecord } from "./record.ts";
+
+/** What `rgraph status --json` prints. */
+export interface StatusReport {
+  auto: { on: boolean; debounce_seconds: number; config: string };
+  /** Your Touches waiting for a Sweep. */
+  pending: { count: number; oldest: string | null };
+  /** Your Touches a Sweep left `rate_limited`: a later Sweep retries them. */
+  rate_limited: number;
+  /** The Sweep running on this machine now, if any. */
+  running: LockHolder | null;
+  last_sweep: LastSweep | null;
+  last_error: { at: string; message: string } | null;
+  budget: BudgetSeen | null;
+  /** Not before then does an automatic Sweep retry what the last one left. */
+  retry_at: string | null;
+  /** Whether hooks record (`rgraph pause` stops them). */
+  capture: PauseState;
+}
+
+/** Reads the status for `userId`. Throws when the store cannot be opened. */
+export async function readStatus(config: Config, userId: string): Promise<StatusReport> {
+  const store = await openStore(config);
+  let stats;
+  try {
+    stats = await store.userStats(userId);
+  } finally {
+    await store.close();
+  }
+  const record = readSweepRecord(config.data_dir);
+  return {
+    auto: {
+      on: config.sweep.auto,
+      debounce_seconds: config.sweep.debounce_ms / 1000,
+      config: config.file,
+    },
+    pending: { count: stats.pending, oldest: stats.oldest_pending },
+    rate_limited: stats.unresolved.rate_limited ?? 0,
+    running: sweepLockHolder(config.data_dir),
+    last_sweep: record.last,
+    last_error: record.last_error,
+    budget: record.budget,
+    retry_at: record.retry_at,
+    capture: pauseState(config.data_dir),
+  };
+}
+
+function plural(n: number, one: string): string {
+  return `${n} ${one}${n === 1 ? "" : "es"}`;
+}
+
+/** A time as a person reads it: to the second, UTC. */
+function clock(iso: string): string {
+  return iso.replace(/\.\d{3}Z$/, "Z");
+}
+
+function lastLine(l: LastSweep, now: Date): string {
+  const who = l.trigger === "auto" ? "automatic" : "by hand";
+  const seconds = ((Date.parse(l.ended_at) - Date.parse(l.started_at)) / 1000).toFixed(1);
+  const unresolved = Object.entries(l.unresolved).map(([r, n]) => `${r} ${n}`).join(", ");
+  const counts = l.outcome === "failed"
+    ? `: ${l.error}`
+    : `: ${plural(l.touches, "touch")}, ${l.resolved} resolved, ${
+      unresolved ? `unresolved ${unresolved}` : "0 unresolved"
+    }, ${l.pending} pending; ${l.requests} GitHub requests`;
+  return `last Sweep: ${ago(l.ended_at, now)} (${who}), ${l.outcome} in ${seconds} s${counts}`;
+}
+
+function budgetLine(b: BudgetSeen, now: Date): string {
+  const unit = b.source === "graphql" ? "GraphQL points" : "REST requests";
+  if (b.reset_at !== null && Date.parse(b.reset_at) <= now.getTime()) {
+    return `GitHub budget: reset since the last Sweep (${b.limit ?? "?"} ${unit} an hour)`;
+  }
+  const reset = b.reset_at === null ? "" : `, resets ${clock(b.reset_at)}`;
+  return `GitHub budget: ${b.remaining ?? "?"} of ${b.limit ?? "?"} ${unit} left${reset} ` +
+    `(as of ${ago(b.seen_at, now)})`;
+}
+
+/** The report as lines a person reads. */
+export function formatStatus(r: StatusReport, now: Date): string {
+  const lines = [
+    r.auto.on
+      ? `automatic Sweeps: on (${r.auto.debounce_seconds} s after the last new Touch while a ` +
+        `session's MCP server runs, and when a session ends)`
+      : `automatic Sweeps: off ([sweep] auto = false in ${r.auto.config}); ` +
+        "run 'rgraph sweep' to fetch what is pending",
+    r.pending.count === 0
+      ? "pending: none"
+      : `pending: ${plural(r.pending.count, "touch")}${
+        r.pending.oldest ? `, the oldest recorded ${ago(r.pending.oldest, now)}` : ""
+      }`,
+  ];
+  if (r.rate_limited > 0) {
+    const when = r.retry_at ? ` after ${clock(r.retry_at)}` : " by the next Sweep";
+    lines.push(`rate_limited: ${plural(r.rate_limited, "touch")}, retried${when}`);
+  }
+  if (r.running) {
+    const who = r.running.trigger === "manual" ? "by hand" : "automatic";
+    const since = r.running.started_at ? `, started ${ago(r.running.started_at, now)}` : "";
+    lines.push(`running: a Sweep (${who}${r.running.pid ? `, pid ${r.running.pid}` : ""}${since})`);
+  }
+  lines.push(r.last_sweep ? lastLine(r.last_sweep, now) : "last Sweep: none yet");
+  lines.push(
+    r.last_error
+      ? `last error: ${ago(r.last_error.at, now)}: ${r.last_error.message}`
+      : "last error: none",
+  );
+  lines.push(
+    r.budget ? budgetLine(r.budget, now) : "GitHub budget: not known yet (no Sweep asked)",
+  );
+  const paused = pauseLine(r.capture);
+  if (paused !== null) lines.push(paused);
+  return lines.join("\n");
+}
