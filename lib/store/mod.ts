@@ -36,7 +36,13 @@ export {
   type TouchQuery,
   type UserStats,
 } from "./contract.ts";
-export { openEmbeddedStore, SCHEMA_VERSION, SqliteStore } from "./sqlite/mod.ts";
+export {
+  openEmbeddedStore,
+  SCHEMA_VERSION,
+  SqliteStore,
+  type StoreFault,
+  StoreFaultError,
+} from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
 export { printableUrl } from "./bolt_url.ts";
 export type { GraphTarget, MigrateCounts } from "./graph/mod.ts";

@@ -192,7 +192,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export class SchemaTooNewError extends Error {
   constructor(found: number) {
     super(
-      `the database has schema version ${found}, newer than this rgraph (${SCHEMA_VERSION}): upgrade rgraph`,
+      `the database has schema version ${found}, newer than this rgraph (${SCHEMA_VERSION})`,
     );
     this.name = "SchemaTooNewError";
   }
