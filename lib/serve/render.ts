@@ -32,6 +32,18 @@ export const COMMENTS_PER_PAGE = 50;
 /** Rows per page of a listing index. */
 export const ROWS_PER_PAGE = 100;
 
+/**
+ * How much of an Address key an answer repeats: keys of issues and
+ * repositories are far shorter, but a listing's free text can be any length,
+ * and echoing a megabyte back would fill the model's context for nothing.
+ */
+const KEY_SHOWN = 300;
+
+/** A key as an answer shows it: cut with `…` past {@link KEY_SHOWN} characters. */
+function shownKey(key: string): string {
+  return key.length > KEY_SHOWN ? `${key.slice(0, KEY_SHOWN)}…` : key;
+}
+
 /** What every renderer needs besides its subject. */
 export interface RenderContext {
   now: Date;
@@ -164,7 +176,7 @@ export function renderItem(
   const thread = threadOf(item);
   const p = paging(thread.length, COMMENTS_PER_PAGE, page);
   const out = [
-    `rgraph: hit ${askedKey} (${kind}) — from memory, ${
+    `rgraph: hit ${shownKey(askedKey)} (${kind}) — from memory, ${
       times(item.fetched_at, item.updated_at, ctx.now)
     }`,
     framing(ctx),
@@ -216,7 +228,7 @@ export function renderRepository(
   ctx: RenderContext,
 ): string {
   const out = [
-    `rgraph: hit ${askedKey} (repository) — from memory, ${
+    `rgraph: hit ${shownKey(askedKey)} (repository) — from memory, ${
       times(repo.fetched_at, repo.updated_at, ctx.now)
     }`,
     framing(ctx),
@@ -267,15 +279,19 @@ export function renderListing(v: ListingView, ctx: RenderContext): string {
     ? "fully expanded"
     : `not fully expanded: holds the first ${s.member_count} of ${s.total_count}`;
   const first = v.outcome === "hit"
-    ? `rgraph: hit ${v.askedKey} (listing) — from memory, fetched_at ${when(s.fetched_at, ctx.now)}`
-    : `rgraph: subsumed ${v.askedKey} (listing) — filtered from memory of ${s.key}, fetched_at ${
+    ? `rgraph: hit ${shownKey(v.askedKey)} (listing) — from memory, fetched_at ${
       when(s.fetched_at, ctx.now)
-    }`;
+    }`
+    : `rgraph: subsumed ${shownKey(v.askedKey)} (listing) — filtered from memory of ${
+      shownKey(s.key)
+    }, fetched_at ${when(s.fetched_at, ctx.now)}`;
   const out = [first, framing(ctx)];
   out.push(
     v.outcome === "hit"
       ? `members: ${s.member_count} stored of ${s.total_count} on GitHub (${expanded})`
-      : `source ${s.key}: ${s.member_count} members of ${s.total_count} (${expanded}); ${v.matched} match this question`,
+      : `source ${
+        shownKey(s.key)
+      }: ${s.member_count} members of ${s.total_count} (${expanded}); ${v.matched} match this question`,
   );
   if (v.limit !== null) {
     const of = v.served < v.matched ? ` (the first ${v.served} of the ${v.matched})` : "";
@@ -297,7 +313,9 @@ export function renderPartialMiss(asked: ListingAddress, held: Listing, now: Dat
   const read = command
     ? `to read only those ${held.member_count}, ask for ${command}`
     : `to read only those ${held.member_count}, ask with a limit of at most ${held.member_count} (a gh list command line with -L)`;
-  return `rgraph: miss ${asked.key} — memory holds only the first ${held.member_count} of ${held.total_count} ` +
+  return `rgraph: miss ${
+    shownKey(asked.key)
+  } — memory holds only the first ${held.member_count} of ${held.total_count} ` +
     `items of this listing (fetched_at ${when(held.fetched_at, now)}), fewer than ${
       asked.limit === null ? "every item" : `the ${asked.limit}`
     } asked for. Fetch it normally (gh, the web or the GitHub API); ${read}.`;
@@ -338,6 +356,8 @@ function shellWord(w: string): string {
 
 /** The answer when nothing in memory answers the address. */
 export function renderMiss(askedKey: string): string {
-  return `rgraph: miss ${askedKey} — not in memory. Fetch it normally (gh, the web or the GitHub API); ` +
+  return `rgraph: miss ${
+    shownKey(askedKey)
+  } — not in memory. Fetch it normally (gh, the web or the GitHub API); ` +
     "rgraph remembers what you fetch for next time.";
 }
