@@ -40,7 +40,8 @@ const RESOURCE_ARGS = {
       "github:OWNER/REPO/issues?label=bug&state=open, or a gh command line",
   ),
   page: z.number().int().min(1).optional().describe(
-    "Page of a long thread (50 comments a page) or list (100 rows a page); default 1",
+    "Page of a long thread (up to 50 comments a page, fewer when they are long; a page stays " +
+      "under 20,000 tokens) or list (100 rows a page); default 1",
   ),
 };
 
