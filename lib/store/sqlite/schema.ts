@@ -183,6 +183,11 @@ const MIGRATIONS: readonly string[] = [
        '$.references')
    WHERE json_type(data, '$.references') = 'array';
   `,
+  // 4: how many consecutive Sweeps GitHub failed on a Touch's item, and GitHub's message.
+  `
+  ALTER TABLE touches ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE touches ADD COLUMN detail TEXT;
+  `,
 ];
 
 /** The schema version this build writes. */

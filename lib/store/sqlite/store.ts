@@ -85,6 +85,8 @@ function touchFromRow(r: Row): Touch {
     outcome: r.outcome as CacheOutcome | null,
     target: r.target as string | null,
     reason: r.reason as UnresolvedReason | null,
+    detail: r.detail as string | null,
+    failures: r.failures as number,
     settled_at: r.settled_at as string | null,
   };
 }
@@ -282,22 +284,27 @@ export class SqliteStore implements Store {
     return this.#op(() => {
       const held = "id = ? AND lease_owner = ? AND status = 'pending'";
       if (settlement.status === "pending") {
+        const failure = settlement.failure ?? null;
         this.#run(
-          `UPDATE touches SET lease_owner = NULL, lease_until = NULL WHERE ${held}`,
+          `UPDATE touches SET lease_owner = NULL, lease_until = NULL,
+             failures = failures + (? IS NOT NULL), detail = coalesce(?, detail) WHERE ${held}`,
+          failure,
+          failure,
           id,
           owner,
         );
         return;
       }
-      const [target, reason] = settlement.status === "resolved"
-        ? [settlement.target, null]
-        : [null, settlement.reason];
+      const [target, reason, detail] = settlement.status === "resolved"
+        ? [settlement.target, null, null]
+        : [null, settlement.reason, settlement.detail ?? null];
       this.#run(
-        `UPDATE touches SET status = ?, target = coalesce(?, target), reason = ?, settled_at = ?,
-           lease_owner = NULL, lease_until = NULL WHERE ${held}`,
+        `UPDATE touches SET status = ?, target = coalesce(?, target), reason = ?, detail = ?,
+           settled_at = ?, lease_owner = NULL, lease_until = NULL WHERE ${held}`,
         settlement.status,
         target,
         reason,
+        detail,
         new Date().toISOString(),
         id,
         owner,
