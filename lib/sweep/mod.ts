@@ -5,7 +5,9 @@
  * with its target, `unresolved` with a reason, or given back `pending` (the
  * budget ran out, or a transient failure: the next Sweep takes it up). Only
  * work that can never fit a token's whole hourly budget is settled
- * `rate_limited`. One failing group never stops the others.
+ * `rate_limited`, and only an item GitHub failed on alone in 3 consecutive
+ * Sweeps `unavailable`. One failing group never stops the others, and a
+ * batch GitHub fails as a whole is split until its good items resolve.
  *
  * What costs a request:
  * - a new item, repository or Listing: fetched at full depth;

@@ -16,7 +16,7 @@
 
 import { AuthError, type Fetched, Limiter, RateLimitedError, type Source } from "../github/mod.ts";
 import type { ResourceHead, Settlement, Store } from "../store/mod.ts";
-import type { Resource, Touch } from "../types.ts";
+import { type Resource, type Touch, UNAVAILABLE_AFTER } from "../types.ts";
 import { Budget } from "./budget.ts";
 import type { SweepContext } from "./context.ts";
 import { resourceRequests } from "./cost.ts";
@@ -45,6 +45,8 @@ class Run implements SweepContext {
    * released when the run ends, however it ends, so none waits out its lease.
    */
   #open = new Map<string, Touch>();
+  /** GitHub's message for each held Touch whose item GitHub failed on alone: counted on release. */
+  #failures = new Map<string, string>();
   /** GitHub said the budget is spent (or refused the token): no further request this run. */
   #stopped = false;
   /** The token was refused: the run stops and {@link run} rethrows this. */
@@ -111,7 +113,25 @@ class Run implements SweepContext {
         resourceRequests(r.value),
       );
     }
+    if (r?.status === "failed") return await this.#failed(g, r.message, r.counts);
     await this.settle(g.touches, { status: "unresolved", reason: r?.status ?? "not_found" });
+  }
+
+  /**
+   * GitHub failed on a group's item alone. Each Touch goes back pending with
+   * one more consecutive failure counted, and is settled `unavailable` (with
+   * GitHub's message) at the {@link UNAVAILABLE_AFTER}th; a new Touch of the
+   * item starts from none, so it is tried again. A failure of the network
+   * on the way counts nothing.
+   */
+  async #failed(g: Group, message: string, counts: boolean): Promise<void> {
+    const note = `${g.address.key}: ${message}`;
+    if (!this.summary.errors.includes(note)) this.summary.errors.push(note);
+    const last = counts ? g.touches.filter((t) => t.failures + 1 >= UNAVAILABLE_AFTER) : [];
+    const again = g.touches.filter((t) => !last.includes(t));
+    await this.settle(last, { status: "unresolved", reason: "unavailable", detail: message });
+    if (counts) { for (const t of again) this.#failures.set(t.id, message); }
+    await this.settle(again, { status: "pending" });
   }
 
   /**
@@ -155,7 +175,12 @@ class Run implements SweepContext {
       }
     } finally {
       for (const t of this.#open.values()) {
-        await this.store.settleTouch(t.id, this.owner, { status: "pending" });
+        const failure = this.#failures.get(t.id);
+        await this.store.settleTouch(
+          t.id,
+          this.owner,
+          failure === undefined ? { status: "pending" } : { status: "pending", failure },
+        );
         this.summary.pending++;
       }
       this.#open.clear();
