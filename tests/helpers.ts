@@ -84,6 +84,25 @@ export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   };
 }
 
+/**
+ * What Claude Code hands its PreToolUse hook for a Bash call of `command`:
+ * recorded through `rgraph hook claude-code` it is one FETCHED Touch per
+ * tool-call id.
+ */
+export function bashCallPayload(
+  command: string,
+  ids: { session: string; toolUse: string; cwd?: string },
+): string {
+  return JSON.stringify({
+    session_id: ids.session,
+    cwd: ids.cwd ?? "/tmp",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: ids.toolUse,
+  });
+}
+
 /** The permissions rgraph runs with from a checkout, so tests run it as harnesses do. */
 export const RGRAPH_FLAGS = DENO_FLAGS;
 

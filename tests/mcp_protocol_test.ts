@@ -157,6 +157,11 @@ function assertError(a: Answer, id: string | number | null, code: number, messag
   assert.ok(a.error!.message.length <= 240, `short: ${a.error!.message}`);
 }
 
+/** A `tools/call` request line. */
+function call(id: number, params: unknown): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
+}
+
 Deno.test("malformed messages: -32700, -32600 (id null where unknown), -32602 in one line; each request answered, the server still serving", async () => {
   await withServer(async (c) => {
     await c.initialize();
@@ -191,43 +196,38 @@ Deno.test("malformed messages: -32700, -32600 (id null where unknown), -32602 in
       ],
       // Today: -32603 with a multi-line zod dump.
       [
-        '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"resource","arguments":"x"}}',
+        call(9, { name: "resource", arguments: "x" }),
         9,
         -32602,
         /^Invalid params for tools\/call: params\.arguments: /,
       ],
+      [call(10, { arguments: {} }), 10, -32602, /^Invalid params for tools\/call: params\.name: /],
       [
-        '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"arguments":{}}}',
-        10,
-        -32602,
-        /^Invalid params for tools\/call: params\.name: /,
-      ],
-      [
-        '{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"resource","arguments":{"address":5}}}',
+        call(11, { name: "resource", arguments: { address: 5 } }),
         11,
         -32602,
         /^Invalid arguments for tool resource: address: /,
       ],
       [
-        '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"resource","arguments":{}}}',
+        call(12, { name: "resource", arguments: {} }),
         12,
         -32602,
         /^Invalid arguments for tool resource: address: /,
       ],
       [
-        '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"resource","arguments":{"address":"o/r#1","page":0}}}',
+        call(13, { name: "resource", arguments: { address: "o/r#1", page: 0 } }),
         13,
         -32602,
         /^Invalid arguments for tool resource: page: /,
       ],
       [
-        '{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"resource","arguments":{"address":"o/r#1","page":"2"}}}',
+        call(14, { name: "resource", arguments: { address: "o/r#1", page: "2" } }),
         14,
         -32602,
         /^Invalid arguments for tool resource: page: /,
       ],
       [
-        '{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"delete_everything","arguments":{}}}',
+        call(15, { name: "delete_everything", arguments: {} }),
         15,
         -32602,
         /^Unknown tool: "delete_everything"$/,

@@ -9,17 +9,19 @@
 
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { permissionsEnforceable, type RunResult, type Sandbox, sandbox } from "./helpers.ts";
+import {
+  bashCallPayload,
+  permissionsEnforceable,
+  type RunResult,
+  type Sandbox,
+  sandbox,
+} from "./helpers.ts";
 
 /** A Claude Code Bash call of `gh issue view N`. */
 function hookPayload(n: number): string {
-  return JSON.stringify({
-    session_id: "faults-session",
-    cwd: "/tmp",
-    hook_event_name: "PreToolUse",
-    tool_name: "Bash",
-    tool_input: { command: `gh issue view ${n} -R faults-org/repo` },
-    tool_use_id: `toolu_faults_${n}`,
+  return bashCallPayload(`gh issue view ${n} -R faults-org/repo`, {
+    session: "faults-session",
+    toolUse: `toolu_faults_${n}`,
   });
 }
 

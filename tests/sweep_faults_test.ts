@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { type Emulator, startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
-import { type Sandbox, sandbox } from "./helpers.ts";
+import { bashCallPayload, type Sandbox, sandbox } from "./helpers.ts";
 import type { SweepSummary } from "../lib/sweep/mod.ts";
 
 const { owner: OWNER, name: NAME } = FACTS.big;
@@ -38,16 +38,12 @@ let call = 0;
 
 /** An agent's `gh issue view N`, captured by the Claude Code hook: one FETCHED Touch each call. */
 async function view(sb: Sandbox, n: number): Promise<void> {
-  const r = await sb.rgraph(["hook", "claude-code"], {
-    stdin: JSON.stringify({
-      session_id: "faults",
-      cwd: sb.dir,
-      hook_event_name: "PreToolUse",
-      tool_name: "Bash",
-      tool_input: { command: `gh issue view ${n} -R ${OWNER}/${NAME}` },
-      tool_use_id: `toolu_faults_${++call}`,
-    }),
+  const stdin = bashCallPayload(`gh issue view ${n} -R ${OWNER}/${NAME}`, {
+    session: "faults",
+    toolUse: `toolu_faults_${++call}`,
+    cwd: sb.dir,
   });
+  const r = await sb.rgraph(["hook", "claude-code"], { stdin });
   assert.equal(r.code, 0, r.stderr);
 }
 
