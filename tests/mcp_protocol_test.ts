@@ -24,7 +24,8 @@ class RawClient {
   readonly #lines: string[] = [];
   #waiting: (() => void) | null = null;
   readonly #reading: Promise<void>;
-  #reader: ReadableStreamDefaultReader<string>;
+  /** The server's stdout itself (not a decoding pipe), so cancelling it closes the pipe at once. */
+  #reader: ReadableStreamDefaultReader<Uint8Array>;
   #stderr = "";
 
   constructor(sb: Sandbox) {
@@ -38,7 +39,7 @@ class RawClient {
       stderr: "piped",
     }).spawn();
     this.#writer = this.#child.stdin.getWriter();
-    this.#reader = this.#child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    this.#reader = this.#child.stdout.getReader();
     this.#reading = this.#read();
     void this.#readStderr(this.#child.stderr);
   }
@@ -49,11 +50,12 @@ class RawClient {
 
   async #read(): Promise<void> {
     let buf = "";
+    const decoder = new TextDecoder();
     try {
       for (;;) {
         const { value, done } = await this.#reader.read();
         if (done) break;
-        buf += value;
+        buf += decoder.decode(value, { stream: true });
         let nl;
         while ((nl = buf.indexOf("\n")) !== -1) {
           this.#lines.push(buf.slice(0, nl));
@@ -351,13 +353,20 @@ Deno.test("the client stops reading stdout: the server's next write ends it with
     const c = new RawClient(sb);
     await c.initialize();
     await c.stopReading();
-    for (let i = 0; i < 3; i++) {
+    // Closing the pipe takes effect a moment later, and answers written before it sit in the pipe's
+    // buffer unread: keep asking until a write finds the pipe closed.
+    const exit = c.exit();
+    let gone = false;
+    void exit.then(() => (gone = true));
+    for (let i = 0; !gone && i < 600; i++) {
       await c.line(JSON.stringify({ jsonrpc: "2.0", id: `gone-${i}`, method: "ping" })).catch(
         () => {},
       );
+      await new Promise((r) => setTimeout(r, 50));
     }
-    const exited = await c.exit();
-    assert.deepEqual(exited, { code: 0, stderr: "" });
+    if (!gone) await c.closeInput();
+    assert.ok(gone, "the server noticed that nobody reads its output");
+    assert.deepEqual(await exit, { code: 0, stderr: "" });
   } finally {
     await sb.cleanup();
   }
