@@ -7,6 +7,7 @@
  */
 
 import { UserError } from "./lib/errors.ts";
+import { defaultDataDir } from "./lib/config_path.ts";
 
 /** What every command module exports. */
 export type CommandMain = (args: string[]) => Promise<number>;
@@ -71,11 +72,68 @@ export async function run(args: string[]): Promise<number> {
       console.error(`rgraph ${name}: ${e.message.replace(/^rgraph \S+: /, "")}`);
       return e.exitCode;
     }
-    console.error(`rgraph ${name}: internal error: ${(e as Error)?.stack ?? e}`);
-    return 70;
+    return internalError(name, e);
   }
 }
 
+/**
+ * Appends `text` to `error.log` in the data directory (else a new file in
+ * the temporary directory) and returns where it went, or null when nothing
+ * could be written.
+ */
+function saveTrace(text: string): string | null {
+  const dir = defaultDataDir();
+  try {
+    Deno.mkdirSync(dir, { recursive: true });
+    Deno.writeTextFileSync(`${dir}/error.log`, text, { append: true });
+    return `${dir}/error.log`;
+  } catch {
+    try {
+      const file = Deno.makeTempFileSync({ prefix: "rgraph-error-", suffix: ".log" });
+      Deno.writeTextFileSync(file, text);
+      return file;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * A bug: one line saying so and where its full trace was saved (the
+ * arguments are not saved: they may hold a password). Exit 70.
+ */
+function traceOf(e: unknown): string {
+  return e instanceof Error ? e.stack ?? `${e.name}: ${e.message}` : String(e);
+}
+
+function internalError(command: string, e: unknown): number {
+  const first = e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e);
+  const trace = traceOf(e);
+  const at = saveTrace(`${new Date().toISOString()} rgraph ${VERSION} ${command}: ${trace}\n`);
+  console.error(
+    `rgraph ${command}: internal error: ${first} ` +
+      (at ? `(full trace in ${at})` : `(could not save the trace:\n${trace})`),
+  );
+  return 70;
+}
+
 if (import.meta.main) {
+  // Failures no command awaited (a stream's error event, a promise nobody
+  // awaited) are bugs too, reported the same way instead of as a stack.
+  const stray = (event: Event, error: unknown) => {
+    event.preventDefault();
+    const command = Deno.args[0] ?? "";
+    // The hook prints nothing and exits 0 whatever happens; the trace is still saved.
+    if (command === "hook") {
+      saveTrace(`${new Date().toISOString()} rgraph ${VERSION} hook: ${traceOf(error)}\n`);
+      Deno.exit(0);
+    }
+    Deno.exit(internalError(command, error));
+  };
+  globalThis.addEventListener("error", (e) => stray(e, (e as ErrorEvent).error));
+  globalThis.addEventListener(
+    "unhandledrejection",
+    (e) => stray(e, (e as PromiseRejectionEvent).reason),
+  );
   Deno.exit(await run(Deno.args));
 }

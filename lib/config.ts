@@ -245,17 +245,45 @@ export function parseConfig(text: string | null, file: string): Config {
   };
 }
 
+/** The byte offset where `bytes` stop being UTF-8 (only called once a strict decode has failed). */
+function firstInvalidByte(bytes: Uint8Array): number {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  for (let i = 0; i < bytes.length; i++) {
+    try {
+      decoder.decode(bytes.subarray(i, i + 1), { stream: true });
+    } catch {
+      return i;
+    }
+  }
+  return bytes.length - 1; // a sequence cut off by the end of the file
+}
+
+/**
+ * The config file's text. Strict: a lossy decode would turn bad bytes into
+ * U+FFFD and record Touches under a mangled user id, so bytes that are not
+ * UTF-8 are an error naming the line they are on.
+ */
+function decodeConfig(bytes: Uint8Array, file: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const at = firstInvalidByte(bytes);
+    const line = bytes.subarray(0, at).filter((b) => b === 0x0a).length + 1;
+    throw new ConfigError(file, `not valid UTF-8 (line ${line}): save it as UTF-8 text`);
+  }
+}
+
 /** Reads and parses the config file; a missing file means defaults. */
 export function loadConfig(file: string = configPath()): Config {
-  let text: string | null = null;
+  let bytes: Uint8Array | null = null;
   try {
-    text = Deno.readTextFileSync(file);
+    bytes = Deno.readFileSync(file);
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) {
       throw new ConfigError(file, `cannot read: ${(e as Error).message.split("\n")[0]}`);
     }
   }
-  return parseConfig(text, file);
+  return parseConfig(bytes === null ? null : decodeConfig(bytes, file), file);
 }
 
 /** The configured user id, or a clear error (reads of Touches fail closed). */

@@ -97,3 +97,26 @@ Deno.test("[sweep]: automatic Sweeps are on by default; auto and the debounce co
     assert.throws(() => parseConfig(`[sweep]\n${bad}`, "/c.toml"), /config \/c\.toml: sweep\./);
   }
 });
+
+Deno.test("a file that is not UTF-8 is refused, naming the line, never read as U+FFFD", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/config.toml`;
+    const head = new TextEncoder().encode('[identity]\nuser_id = "al');
+    const tail = new TextEncoder().encode('ice"\n');
+    // 0xff never occurs in UTF-8; 0xc3 alone starts a sequence the next byte does not finish.
+    for (const bad of [[0xff], [0xc3, 0x28]]) {
+      await Deno.writeFile(file, new Uint8Array([...head, ...bad, ...tail]));
+      assert.throws(() => loadConfig(file), (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.equal(e.message, `config ${file}: not valid UTF-8 (line 2): save it as UTF-8 text`);
+        return true;
+      });
+    }
+    // A sequence cut off by the end of the file is refused as well.
+    await Deno.writeFile(file, new Uint8Array([...head, 0xe2, 0x82]));
+    assert.throws(() => loadConfig(file), /not valid UTF-8 \(line 2\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

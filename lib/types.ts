@@ -47,8 +47,20 @@ export type Provenance = "FETCHED" | "PROMPTED";
  */
 export type TouchStatus = "pending" | "resolved" | "unresolved" | "served";
 
-/** Why a Sweep left a Touch unresolved. Transient failures are never recorded. */
-export type UnresolvedReason = "not_found" | "not_public" | "rate_limited" | "unparseable";
+/**
+ * Why a Sweep left a Touch unresolved. A transient failure is retried, and
+ * recorded only as `unavailable` once GitHub has failed on the item alone in
+ * {@link UNAVAILABLE_AFTER} consecutive Sweeps.
+ */
+export type UnresolvedReason =
+  | "not_found"
+  | "not_public"
+  | "rate_limited"
+  | "unparseable"
+  | "unavailable";
+
+/** Consecutive Sweeps in which GitHub fails on an item alone before its Touch is `unavailable`. */
+export const UNAVAILABLE_AFTER = 3;
 
 /** What a Cache Read found in memory. */
 export type CacheOutcome = "hit" | "subsumed" | "miss";
@@ -133,6 +145,10 @@ export interface NewTouch {
 export interface Touch extends NewTouch {
   id: string;
   reason: UnresolvedReason | null;
+  /** GitHub's last message about it: why a Sweep failed on it, or why it is `unavailable`. */
+  detail: string | null;
+  /** Consecutive Sweeps in which GitHub failed on it (see {@link UNAVAILABLE_AFTER}). */
+  failures: number;
   outcome: CacheOutcome | null;
   target: string | null;
   /** When the Sweep (or Cache Read) settled it. */

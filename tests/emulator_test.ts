@@ -849,3 +849,68 @@ Deno.test("emulator: the schema is GitHub's published one", () => {
   );
   assert.equal(bad.length, 1);
 });
+
+Deno.test("emulator: per-item faults, shaped as GitHub returns them", async (t) => {
+  const gh = await startEmulator();
+  const [a, b] = [FACTS.big.noComments.number, FACTS.big.otherLongThreads[0].number];
+  const both = `query($n0: Int!, $n1: Int!) { repository(${BIG}) {
+    i0: issueOrPullRequest(number: $n0) { __typename ... on Issue { number } }
+    i1: issueOrPullRequest(number: $n1) { __typename ... on Issue { number } } } }`;
+  const vars = { n0: a, n1: b };
+  try {
+    await t.step("a node error nulls that node only, with type, path and message", async () => {
+      gh.faultItem(FACTS.big.owner, FACTS.big.name, b, { kind: "node", type: "INTERNAL" }, 1);
+      const { status, body } = await gql(gh, both, vars);
+      assert.equal(status, 200);
+      assert.deepEqual(body.data.repository.i0, { __typename: "Issue", number: a });
+      assert.equal(body.data.repository.i1, null);
+      assert.equal(body.errors.length, 1);
+      assert.equal(body.errors[0].type, "INTERNAL");
+      assert.deepEqual(body.errors[0].path, ["repository", "i1"]);
+      assert.equal(typeof body.errors[0].message, "string");
+      assert.ok(Array.isArray(body.errors[0].locations));
+      // Used up: the next request answers in full; REST never saw it.
+      assert.equal((await gql(gh, both, vars)).body.errors, undefined);
+      const r = await rest(gh, `/repos/${FACTS.big.nameWithOwner}/issues/${b}`);
+      assert.equal(r.status, 200);
+    });
+
+    await t.step("an untyped node error has no type", async () => {
+      gh.faultItem(FACTS.big.owner, FACTS.big.name, a, { kind: "node", message: "odd" }, 1);
+      const { body } = await gql(gh, both, vars);
+      assert.deepEqual(Object.keys(body.errors[0]).sort(), ["locations", "message", "path"]);
+      assert.equal(body.errors[0].message, "odd");
+    });
+
+    await t.step(
+      "a request fault fails every request asking for the item, GraphQL and REST",
+      async () => {
+        gh.faultItem(FACTS.big.owner, FACTS.big.name, b, {
+          kind: "request",
+          failure: "graphql-timeout",
+        });
+        for (let i = 0; i < 2; i++) {
+          const { status, body } = await gql(gh, both, vars);
+          assert.equal(status, 200);
+          assert.equal(body.data, null);
+          assert.match(body.errors[0].message, /^Something went wrong while executing your query/);
+        }
+        // A request that does not ask for it is answered.
+        const one =
+          `query { repository(${BIG}) { issueOrPullRequest(number: ${a}) { __typename } } }`;
+        assert.equal((await gql(gh, one)).body.errors, undefined);
+        gh.faultItem(FACTS.big.owner, FACTS.big.name, b, { kind: "request", failure: 502 });
+        assert.equal((await gql(gh, both, vars)).status, 502);
+        assert.equal(
+          (await rest(gh, `/repos/${FACTS.big.nameWithOwner}/issues/${b}/comments`)).status,
+          502,
+        );
+        assert.equal((await rest(gh, `/repos/${FACTS.big.nameWithOwner}/issues/${a}`)).status, 200);
+        gh.clearFaults();
+        assert.equal((await gql(gh, both, vars)).body.errors, undefined);
+      },
+    );
+  } finally {
+    await gh.close();
+  }
+});

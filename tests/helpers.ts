@@ -26,10 +26,7 @@ export interface Sandbox {
   /** Rewrites the config file (TOML text). */
   writeConfig(toml: string): Promise<void>;
   /** Runs `rgraph ARGS` as a real process, optionally feeding stdin. */
-  rgraph(
-    args: string[],
-    options?: { stdin?: string; env?: Record<string, string> },
-  ): Promise<RunResult>;
+  rgraph(args: string[], options?: RunOptions): Promise<RunResult>;
   /** Removes the sandbox. */
   cleanup(): Promise<void>;
 }
@@ -82,22 +79,76 @@ export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
     dbPath,
     env,
     writeConfig: (toml) => Deno.writeTextFile(configPath, toml),
-    rgraph: (args, o = {}) =>
-      runRgraph(args, { stdin: o.stdin, env: { ...env, ...o.env }, cwd: dir }),
+    rgraph: (args, o = {}) => runRgraph(args, { ...o, env: { ...env, ...o.env }, cwd: dir }),
     cleanup: () => Deno.remove(dir, { recursive: true }),
   };
+}
+
+/**
+ * What Claude Code hands its PreToolUse hook for a Bash call of `command`:
+ * recorded through `rgraph hook claude-code` it is one FETCHED Touch per
+ * tool-call id.
+ */
+export function bashCallPayload(
+  command: string,
+  ids: { session: string; toolUse: string; cwd?: string },
+): string {
+  return JSON.stringify({
+    session_id: ids.session,
+    cwd: ids.cwd ?? "/tmp",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: ids.toolUse,
+  });
 }
 
 /** The permissions rgraph runs with from a checkout, so tests run it as harnesses do. */
 export const RGRAPH_FLAGS = DENO_FLAGS;
 
+/** How {@link runRgraph} runs a process. */
+export interface RunOptions {
+  stdin?: string;
+  env?: Record<string, string>;
+  cwd?: string;
+  /**
+   * Subject the process to file permissions (read-only files and
+   * directories), as a user's would be: as root it runs without the
+   * capabilities that override them. See {@link permissionsEnforceable}.
+   */
+  unprivileged?: boolean;
+}
+
+/** Drops root's power to override file permissions for the command that follows. */
+const SETPRIV = ["--bounding-set=-dac_override,-dac_read_search", "--"];
+
+function onPath(command: string): boolean {
+  const dirs = (Deno.env.get("PATH") ?? "").split(":").filter((d) => d !== "");
+  return dirs.some((d) => {
+    try {
+      return Deno.statSync(`${d}/${command}`).isFile;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Whether `unprivileged` processes see file permissions: always for an
+ * ordinary user; for root only through util-linux's `setpriv`.
+ */
+export function permissionsEnforceable(): boolean {
+  return Deno.uid() !== 0 || onPath("setpriv");
+}
+
 /** Runs `rgraph ARGS` as a real process. */
-export async function runRgraph(
-  args: string[],
-  options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {},
-): Promise<RunResult> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...RGRAPH_FLAGS, MAIN, ...args],
+export async function runRgraph(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const deno = [Deno.execPath(), "run", ...RGRAPH_FLAGS, MAIN, ...args];
+  const [command, ...commandArgs] = options.unprivileged && Deno.uid() === 0
+    ? ["setpriv", ...SETPRIV, ...deno]
+    : deno;
+  const child = new Deno.Command(command, {
+    args: commandArgs,
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",

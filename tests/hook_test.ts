@@ -382,6 +382,44 @@ Deno.test("malformed config: the hook exits 0, prints nothing and logs one line;
   }
 });
 
+Deno.test("a config file that is not UTF-8: the hook logs it and records nothing under a mangled id; commands fail in one line", async () => {
+  const sb = await sandbox();
+  try {
+    // Recorded once with a good file, so the hook's config cache holds a valid entry.
+    assert.equal((await hook(sb, "claude-code", "bash_gh_issue_view")).code, 0);
+    assert.equal((await touches(sb)).length, 1);
+    const enc = new TextEncoder();
+    const bytes = [
+      ...enc.encode('[identity]\nuser_id = "al'),
+      0xff,
+      ...enc.encode(`ice"\n[store]\npath = ${JSON.stringify(sb.dbPath)}\n`),
+    ];
+    await Deno.writeFile(sb.configPath, new Uint8Array(bytes));
+    const r = await hook(sb, "claude-code", "bash_gh_issue_view");
+    assert.deepEqual([r.code, r.stdout], [0, ""]);
+    const log = await Deno.readTextFile(`${sb.dir}/data/rgraph/hook.log`);
+    assert.match(log, /claude-code: config .*config\.toml: not valid UTF-8 \(line 2\)/);
+    for (const args of [["touches"], ["stats"], ["lookup", "o/r#1"], ["sweep"]]) {
+      const c = await sb.rgraph(args);
+      assert.equal(c.code, 1, args[0]);
+      assert.equal(c.stdout, "", args[0]);
+      assert.equal(
+        c.stderr,
+        `rgraph ${
+          args[0]
+        }: config ${sb.configPath}: not valid UTF-8 (line 2): save it as UTF-8 text\n`,
+      );
+    }
+    // Read with the bytes as U+FFFD, the id would have been "al\uFFFDice": nothing is stored under it.
+    await sb.writeConfig(
+      `[identity]\nuser_id = "al\uFFFDice"\n[store]\npath = ${JSON.stringify(sb.dbPath)}\n`,
+    );
+    assert.deepEqual(await touches(sb), []);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
 Deno.test("bad input to the hook: unknown harness, unknown flag, non-JSON, a broken store — exit 0, no stdout, logged", async () => {
   const sb = await sandbox();
   try {

@@ -275,6 +275,8 @@ export function storeContract(
         outcome: null,
         target: null,
         reason: null,
+        detail: null,
+        failures: 0,
         settled_at: null,
       },
     );
@@ -505,6 +507,43 @@ export function storeContract(
     assert.equal(mine.get("github:acme/rocket#1")!.status, "resolved");
     assert.equal(mine.get("github:acme/rocket#1")!.reason, null);
     assert.equal(mine.get("github:acme/private#1")!.reason, "not_public");
+  });
+
+  test("a Touch given back with a failure counts it and keeps GitHub's message; unavailable carries it", async (store) => {
+    await store.recordTouches([touch("alice", "github:acme/rocket#9")]);
+    const read = async () => (await store.listTouches("alice"))[0];
+    assert.deepEqual([(await read()).failures, (await read()).detail], [0, null]);
+    for (let sweep = 1; sweep <= 2; sweep++) {
+      const [t] = await store.leasePending(`sweep-${sweep}`, 5, 60_000);
+      assert.equal(t.failures, sweep - 1, "a leased Touch carries its count");
+      await store.settleTouch(t.id, `sweep-${sweep}`, {
+        status: "pending",
+        failure: `INTERNAL: try ${sweep}`,
+      });
+    }
+    const failed = await read();
+    assert.deepEqual([failed.status, failed.failures, failed.detail], [
+      "pending",
+      2,
+      "INTERNAL: try 2",
+    ]);
+    // A plain give-back (rate limited before its turn) counts nothing.
+    const [t3] = await store.leasePending("sweep-3", 5, 60_000);
+    await store.settleTouch(t3.id, "sweep-3", { status: "pending" });
+    assert.equal((await read()).failures, 2);
+    const [t4] = await store.leasePending("sweep-4", 5, 60_000);
+    await store.settleTouch(t4.id, "sweep-4", {
+      status: "unresolved",
+      reason: "unavailable",
+      detail: "INTERNAL: try 3",
+    });
+    const settled = await read();
+    assert.deepEqual([settled.status, settled.reason, settled.detail], [
+      "unresolved",
+      "unavailable",
+      "INTERNAL: try 3",
+    ]);
+    assert.deepEqual((await store.userStats("alice")).unresolved, { unavailable: 1 });
   });
 
   // --- Resources ---------------------------------------------------------------

@@ -99,7 +99,7 @@ dbTest("a store that cannot be created is a one-line error naming the file", asy
   for (const path of [`${dir}/blocker/rgraph.db`, dir]) {
     assert.throws(() => openEmbeddedStore(path), (e) => {
       assert.ok(e instanceof UserError, String(e));
-      assert.ok(e.message.startsWith(`cannot open the store ${path}: `), e.message);
+      assert.ok(e.message.startsWith(`cannot open the store ${path} (`), e.message);
       assert.equal(e.message.includes("\n"), false);
       return true;
     });

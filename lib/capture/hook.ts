@@ -27,7 +27,7 @@
  * @module
  */
 
-import type { Address } from "../types.ts";
+import type { Address, NewTouch } from "../types.ts";
 import { defaultDataDir } from "../config_path.ts";
 import { addressesFromPrompt, addressesFromToolCall, type ParseContext } from "../address/mod.ts";
 import { type HookConfig, loadHookConfig } from "./hook_config.ts";
@@ -49,6 +49,25 @@ import { pauseState } from "./pause.ts";
 export interface HookOptions {
   /** The event name, for payloads that do not carry one (Copilot CLI). */
   event?: string;
+}
+
+/**
+ * How long one statement of the hook waits for another process's lock on the
+ * store. Harnesses kill a hook after 5 s (rgraph installs that timeout); two
+ * such waits (recording, then the Nudge's read) stay under a second, and a
+ * hook's own write holds the lock for a few milliseconds, so dozens of hooks
+ * at once never come near it.
+ */
+const HOOK_BUSY_TIMEOUT_MS = 450;
+
+/** The log line for Touches the store refused: which, of what session, and why. */
+function lostTouches(touches: NewTouch[], cause: unknown): string {
+  const shown = touches.slice(0, 3).map((t) => t.address.slice(0, 120)).join(", ");
+  const more = touches.length > 3 ? ` and ${touches.length - 3} more` : "";
+  const session = touches[0].session_id ?? "-";
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return `lost ${touches.length} Touch${touches.length === 1 ? "" : "es"} ` +
+    `(${shown}${more}; session ${session}), not recorded: ${why}`;
 }
 
 /** Appends one line per problem to `<dataDir>/hook.log`; never throws. */
@@ -148,15 +167,22 @@ async function capture(
   if (!userId) log("no [identity] user_id in the config file: nothing recorded");
   if (!userId && !wantsNudge) return null;
 
+  const touches = userId
+    ? touchesFor(event, addresses, { userId, harness: adapter.name, now })
+    : [];
   // Loaded only now: most tool calls name nothing on GitHub and never pay for SQLite.
   const { openEmbeddedStore } = await import("../store/sqlite/mod.ts");
-  const store = openEmbeddedStore(config.store.path);
+  let store;
   try {
-    if (userId) {
-      await store.recordTouches(
-        touchesFor(event, addresses, { userId, harness: adapter.name, now }),
-      );
-    }
+    store = openEmbeddedStore(config.store.path, { busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS });
+    if (touches.length) await store.recordTouches(touches);
+  } catch (e) {
+    // No Nudge either: the store cannot be used, and the harness is waiting.
+    log(touches.length ? lostTouches(touches, e) : e);
+    await store?.close();
+    return null;
+  }
+  try {
     if (!wantsNudge || event.type !== "tool_start") return null;
     for (const address of addresses) {
       const line = await nudgeText(store, address, now);

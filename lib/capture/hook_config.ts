@@ -40,6 +40,8 @@ export type HookConfig = Pick<Config, "file" | "data_dir" | "identity" | "captur
  */
 const CACHE_FORMAT = 2;
 
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 interface CacheFile {
   key: string;
   config: HookConfig;
@@ -88,7 +90,9 @@ export async function loadHookConfig(file: string = configPath()): Promise<HookC
   let text: string | null = null;
   let readError = false;
   try {
-    text = Deno.readTextFileSync(file);
+    // Strict, as loadConfig decodes: bytes that are not UTF-8 must not reach
+    // the cache as U+FFFD (they would record Touches under a mangled user id).
+    text = STRICT_UTF8.decode(Deno.readFileSync(file));
   } catch (e) {
     readError = !(e instanceof Deno.errors.NotFound);
   }
@@ -103,7 +107,7 @@ export async function loadHookConfig(file: string = configPath()): Promise<HookC
   const { loadConfig, parseConfig } = await import(
     new URL("../config.ts", import.meta.url).href
   ) as typeof ConfigModule;
-  // A read error is reported the way loadConfig reports it.
+  // A file that cannot be read or is not UTF-8 is reported the way loadConfig reports it.
   const full = readError ? loadConfig(file) : parseConfig(text, file);
   const config: HookConfig = {
     file: full.file,

@@ -63,6 +63,13 @@ function isTimeout(errors: GqlError[]): boolean {
   return errors.some((e) => /timeout|timed out|something went wrong/i.test(e.message));
 }
 
+/** GitHub's first error, with its type, on one line. */
+function errorText(errors: GqlError[]): string {
+  const e = errors[0];
+  if (!e) return "the query failed";
+  return `${e.type ? `${e.type}: ` : ""}${e.message.split("\n")[0]}`;
+}
+
 /** A GraphQL client with retries, a request count and the last known rate budget. */
 export class GraphqlClient {
   readonly #gql: Gql;
@@ -101,10 +108,10 @@ export class GraphqlClient {
    * Throws {@link RateLimitedError}, {@link AuthError}, or {@link TransientError}
    * after the last retry.
    */
-  query(q: Query | ((attempt: number) => Query)): Promise<GqlResult> {
+  query(q: Query | ((attempt: number) => Query), retry?: RetryPolicy): Promise<GqlResult> {
     return withRetries(
       (attempt) => this.#once(typeof q === "function" ? q(attempt) : q),
-      this.#options.retry,
+      retry ?? this.#options.retry,
     );
   }
 
@@ -128,9 +135,21 @@ export class GraphqlClient {
           if (errors.some((x) => x.type === "RATE_LIMITED")) {
             throw new RateLimitedError(this.rate?.resetAt ?? null);
           }
-          if (data === null || isTimeout(errors)) {
-            if (isTimeout(errors)) throw new TransientError("GitHub GraphQL query timed out");
+          if (isTimeout(errors)) {
+            throw new TransientError(
+              scrub(`GitHub GraphQL: ${errors[0]?.message ?? "the query timed out"}`, token),
+              { answered: true },
+            );
+          }
+          // No data at all: the query itself was refused (invalid for GitHub's schema), a bug of ours.
+          if (data === null && e.data === undefined) {
             throw new Error(scrub(`GitHub GraphQL error: ${errors[0]?.message}`, token));
+          }
+          // `data: null`: the query ran and failed as a whole (INTERNAL, an unknown type): retried.
+          if (data === null) {
+            throw new TransientError(scrub(`GitHub GraphQL: ${errorText(errors)}`, token), {
+              answered: true,
+            });
           }
           return { data, errors };
         }
@@ -163,7 +182,12 @@ export class GraphqlClient {
     }
     const message = scrub(String(err.message ?? e), token);
     if (status === 0 || isTransientStatus(status)) {
-      return new TransientError(`GitHub GraphQL: ${message}`);
+      // octokit reports a network failure as status 500 without a response.
+      const answered = err.response !== undefined;
+      return new TransientError(
+        answered ? `GitHub GraphQL HTTP ${status}: ${message}` : `GitHub GraphQL: ${message}`,
+        { answered },
+      );
     }
     return new Error(`GitHub GraphQL HTTP ${status}: ${message}`);
   }

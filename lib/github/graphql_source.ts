@@ -16,7 +16,8 @@
 
 import type { ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
 import { type Decoder, nullable, num, obj, str } from "./decode.ts";
-import type { GqlResult, GraphqlClient } from "./graphql.ts";
+import type { GqlError, GqlResult, GraphqlClient } from "./graphql.ts";
+import { ONE_TRY, type RetryPolicy, TransientError } from "./http.ts";
 import { itemResource, readmeName, repositoryResource, splitNameWithOwner } from "./map.ts";
 import {
   type Continuation,
@@ -40,6 +41,7 @@ import type { RestClient } from "./rest.ts";
 import {
   type Budget,
   type ChangedHead,
+  failedFetch,
   type Fetched,
   type ListingPage,
   type RepositoryAlong,
@@ -121,6 +123,29 @@ function openConnections(node: ItemNode): Open[] {
   return out;
 }
 
+/** The errors GitHub attached at `path` or anywhere inside it. */
+function errorsUnder(errors: GqlError[], path: (string | number)[]): GqlError[] {
+  return errors.filter((e) =>
+    Array.isArray(e.path) && e.path.length >= path.length && path.every((p, i) => e.path![i] === p)
+  );
+}
+
+/** GitHub's message for an error, with its type when it has one. */
+function errorMessage(e: GqlError): string {
+  return `GitHub GraphQL: ${e.type ? `${e.type}: ` : ""}${String(e.message).split("\n")[0]}`;
+}
+
+/**
+ * A repository GraphQL answered null for, by the error on it: missing
+ * (NOT_FOUND, or no error at all), else a failure of the whole query.
+ */
+function checkRepository(result: GqlResult, alias = "repository"): void {
+  const [e] = errorsUnder(result.errors, [alias]).filter((x) => x.path!.length === 1);
+  if (e && e.type !== "NOT_FOUND" && !result.data[alias]) {
+    throw new TransientError(errorMessage(e), { answered: true });
+  }
+}
+
 function repoOf(result: GqlResult, alias = "repository"): RepoHead | null {
   const v = result.data[alias];
   return v === null || v === undefined ? null : RepoHead(v, alias);
@@ -186,11 +211,41 @@ export class GraphqlSource implements Source {
     await Promise.all(
       chunks(numbers, ITEM_BATCH).map(async (batch, i) => {
         // The first batch brings the repository along; the others need not.
-        const found = await this.#itemBatch(owner, repo, batch, i === 0 ? along : undefined);
+        const found = await this.#splitting(owner, repo, batch, i === 0 ? along : undefined);
         for (const [n, r] of found) out.set(n, r);
       }),
     );
     return out;
+  }
+
+  /**
+   * One batch of items. When GitHub fails it as a whole (an error answer,
+   * not a network failure), its halves are asked apart, down to single
+   * items, so every good item in it still resolves and one GitHub fails on
+   * alone comes back `failed`. A half is asked once: the batch it came from
+   * was retried already.
+   */
+  async #splitting(
+    owner: string,
+    repo: string,
+    numbers: number[],
+    along?: RepositoryAlong,
+    retry?: RetryPolicy,
+  ): Promise<Map<number, Fetched<ItemResource>>> {
+    try {
+      return await this.#itemBatch(owner, repo, numbers, along, retry);
+    } catch (e) {
+      if (!(e instanceof TransientError) || !e.answered) throw e;
+      if (numbers.length === 1) return new Map([[numbers[0], failedFetch(e)!]]);
+      const half = Math.ceil(numbers.length / 2);
+      // The repository still comes along with the first half.
+      const parts = await Promise.all(
+        [numbers.slice(0, half), numbers.slice(half)].map((ns, i) =>
+          this.#splitting(owner, repo, ns, i === 0 ? along : undefined, ONE_TRY)
+        ),
+      );
+      return new Map(parts.flatMap((m) => [...m]));
+    }
   }
 
   async #itemBatch(
@@ -198,9 +253,11 @@ export class GraphqlSource implements Source {
     repo: string,
     numbers: number[],
     along?: RepositoryAlong,
+    retry?: RetryPolicy,
   ): Promise<Map<number, Fetched<ItemResource>>> {
     const fetchedAt = new Date().toISOString();
-    const result = await this.client.query(itemsByNumber(owner, repo, numbers, !!along));
+    const result = await this.client.query(itemsByNumber(owner, repo, numbers, !!along), retry);
+    checkRepository(result);
     if (along) await this.#deliver(result, along, fetchedAt);
     const out = new Map<number, Fetched<ItemResource>>();
     const head = repoOf(result);
@@ -209,10 +266,15 @@ export class GraphqlSource implements Source {
       return out;
     }
     const found: [number, ItemNode][] = [];
-    const missing: number[] = [];
+    const missing: [number, GqlError | null][] = [];
     numbers.forEach((n, i) => {
       const raw = head ? (result.data.repository as Record<string, unknown>)[`i${i}`] : null;
-      if (raw === null || raw === undefined) return missing.push(n);
+      const [error] = errorsUnder(result.errors, ["repository", `i${i}`]);
+      if (raw === null || raw === undefined) return missing.push([n, error ?? null]);
+      // Present, but with an error inside: part of it is missing, so none of it is stored.
+      if (error) {
+        return out.set(n, { status: "failed", message: errorMessage(error), counts: true });
+      }
       const node = ItemNode(raw, `repository.i${i}`);
       if (node.repository.visibility !== "PUBLIC") out.set(n, { status: "not_public" });
       else found.push([n, node]);
@@ -221,24 +283,53 @@ export class GraphqlSource implements Source {
     for (const [n, node] of found) {
       out.set(n, { status: "ok", value: itemResource(node, fetchedAt) });
     }
-    await Promise.all(missing.map(async (n) => out.set(n, await this.#moved(owner, repo, n))));
+    await Promise.all(
+      missing.map(async ([n, error]) => out.set(n, await this.#missing(owner, repo, n, error))),
+    );
     return out;
   }
 
-  /** A number GraphQL does not find: a transferred issue or renamed repository REST still redirects. */
-  async #moved(owner: string, repo: string, n: number): Promise<Fetched<ItemResource>> {
-    const located = await this.rest?.locateItem(owner, repo, n);
-    if (!located || located.status !== "moved") {
-      return { status: located?.status === "not_public" ? "not_public" : "not_found" };
+  /**
+   * A number GraphQL gave no node for: REST tells whether it is gone
+   * (404/410: not found), moved (a transferred issue, a renamed repository:
+   * fetched where it is now) or there after all (200: GitHub's GraphQL
+   * failed on it, so it is retried later, never taken for not found).
+   * Without REST, GraphQL's own error decides: NOT_FOUND (or none) is not found.
+   */
+  async #missing(
+    owner: string,
+    repo: string,
+    n: number,
+    error: GqlError | null,
+  ): Promise<Fetched<ItemResource>> {
+    const failure: Fetched<ItemResource> = {
+      status: "failed",
+      message: error ? errorMessage(error) : "GitHub GraphQL answered no item, though it exists",
+      counts: true,
+    };
+    if (!this.rest) {
+      return error === null || error.type === "NOT_FOUND" ? { status: "not_found" } : failure;
     }
+    let located;
+    try {
+      located = await this.rest.locateItem(owner, repo, n);
+    } catch (e) {
+      const failed = failedFetch(e);
+      if (failed) return failed;
+      throw e;
+    }
+    if (located.status === "failed") {
+      return { status: "failed", message: located.message, counts: true };
+    }
+    if (located.status !== "moved") return { status: located.status };
     const { owner: o, repo: r, number } = located;
     if (
       o.toLowerCase() === owner.toLowerCase() && r.toLowerCase() === repo.toLowerCase() &&
       number === n
     ) {
-      return { status: "not_found" };
+      return failure;
     }
-    const again = (await this.#itemBatch(o, r, [number])).get(number);
+    const again = (await this.#splitting(o, r, [number])).get(number);
     return again ?? { status: "not_found" };
   }
 
@@ -251,6 +342,11 @@ export class GraphqlSource implements Source {
         chunks(open, CONTINUATION_BATCH).map(async (batch) => {
           const result = await this.client.query(continuations(batch.map((o) => o.cont)));
           batch.forEach((o, i) => {
+            // A page GitHub failed on would leave a thread short: the item is asked again.
+            const [error] = errorsUnder(result.errors, [`c${i}`]);
+            if (error && error.type !== "NOT_FOUND") {
+              throw new TransientError(errorMessage(error), { answered: true });
+            }
             const owner = result.data[`c${i}`] as Record<string, unknown> | null;
             if (!owner) return; // the node vanished meanwhile: keep what we have
             const field = o.cont.field === "threadComments" ? "comments" : o.cont.field;
@@ -279,7 +375,15 @@ export class GraphqlSource implements Source {
     const refetch: number[] = [];
     await Promise.all(
       chunks(stored, PROBE_BATCH).map(async (batch) => {
-        const result = await this.client.query(probeItems(owner, repo, batch.map((s) => s.number)));
+        let result;
+        try {
+          result = await this.client.query(probeItems(owner, repo, batch.map((s) => s.number)));
+          checkRepository(result);
+        } catch (e) {
+          // GitHub failed the probe as a whole: fetching splits what it fails on.
+          if (!(e instanceof TransientError) || !e.answered) throw e;
+          return refetch.push(...batch.map((s) => s.number));
+        }
         const head = repoOf(result);
         batch.forEach((s, i) => {
           if (head && head.visibility !== "PUBLIC") {
@@ -323,7 +427,15 @@ export class GraphqlSource implements Source {
     locate: boolean,
   ): Promise<Fetched<RepositoryResource>> {
     const fetchedAt = new Date().toISOString();
-    const result = await this.client.query(repositoryQuery(owner, repo));
+    let result;
+    try {
+      result = await this.client.query(repositoryQuery(owner, repo));
+      checkRepository(result);
+    } catch (e) {
+      const failed = failedFetch(e);
+      if (failed) return failed;
+      throw e;
+    }
     const raw = result.data.repository;
     if (!raw) {
       const located = locate ? await this.rest?.locateRepository(owner, repo) : null;

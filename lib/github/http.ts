@@ -32,9 +32,16 @@ export const RESERVE_REACHED = "only the part of GitHub's hourly budget kept for
 
 /** A failure worth retrying: 5xx, timeouts, connection resets, GraphQL execution timeouts. */
 export class TransientError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * GitHub answered, with an error (a 5xx, a query that failed or timed out
+   * on its side), as opposed to no answer at all (the network failed): only
+   * an answer says something about what was asked for.
+   */
+  readonly answered: boolean;
+  constructor(message: string, options?: { cause?: unknown; answered?: boolean }) {
     super(message, options);
     this.name = "TransientError";
+    this.answered = options?.answered ?? false;
   }
 }
 
@@ -73,6 +80,9 @@ export interface RetryPolicy {
 
 /** Four tries, 0.4 s, 0.8 s, 1.6 s apart (plus jitter). */
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseMs: 400 };
+
+/** One try: for a request that is itself the retry of a failed one (a half of a failed batch). */
+export const ONE_TRY: RetryPolicy = { attempts: 1, baseMs: 0 };
 
 /**
  * Runs `task`, retrying on {@link TransientError} with exponential backoff;

@@ -41,6 +41,7 @@ import {
 import {
   type Budget,
   type ChangedHead,
+  failedFetch,
   type Fetched,
   type ListingPage,
   type Revalidated,
@@ -69,11 +70,23 @@ export interface RestOptions {
   reserve?: number;
 }
 
-/** Where a 301 led, or why nothing was found. */
+/** Where a 301 led (or the place itself, answering 200), or why nothing was found. */
 export type Located =
   | { status: "moved"; owner: string; repo: string; number: number }
   | { status: "not_found" }
-  | { status: "not_public" };
+  | { status: "not_public" }
+  /** Neither there nor gone: GitHub answered another status. */
+  | { status: "failed"; message: string };
+
+/** 404 and 410 say a thing is gone; only they do. */
+function isGone(status: number): boolean {
+  return status === 404 || status === 410;
+}
+
+/** What an answer that is neither 200 nor gone says, for a Touch's detail. */
+function unexpected(status: number): string {
+  return `GitHub REST answered HTTP ${status}`;
+}
 
 /** The `rel="next"` URL of a `Link` header. */
 export function nextLink(link: string | null): string | null {
@@ -238,7 +251,9 @@ export class RestClient {
       ) {
         throw new RateLimitedError(this.#resetIso());
       }
-      if (isTransientStatus(status)) throw new TransientError(`GitHub REST HTTP ${status}`);
+      if (isTransientStatus(status)) {
+        throw new TransientError(`GitHub REST HTTP ${status}`, { answered: true });
+      }
       let json: unknown = null;
       if (status === 200 && text !== "") {
         try {
@@ -261,7 +276,8 @@ export class RestClient {
   /** Where an issue number lives now (a transferred issue's 301, a renamed repository's). */
   async locateItem(owner: string, repo: string, number: number): Promise<Located> {
     const res = await this.get(`/repos/${enc(owner)}/${enc(repo)}/issues/${number}`);
-    if (res.status !== 200) return { status: "not_found" };
+    if (isGone(res.status)) return { status: "not_found" };
+    if (res.status !== 200) return { status: "failed", message: unexpected(res.status) };
     const issue = obj({ number: num, repository_url: str })(res.json, "issue");
     return { status: "moved", ...ownerRepoOf(issue.repository_url), number: issue.number };
   }
@@ -269,7 +285,8 @@ export class RestClient {
   /** Where a repository lives now (a renamed repository's 301). */
   async locateRepository(owner: string, repo: string): Promise<Located> {
     const res = await this.get(`/repos/${enc(owner)}/${enc(repo)}`);
-    if (res.status !== 200) return { status: "not_found" };
+    if (isGone(res.status)) return { status: "not_found" };
+    if (res.status !== 200) return { status: "failed", message: unexpected(res.status) };
     const r = RestRepo(res.json, "repository");
     if (!isPublic(r)) return { status: "not_public" };
     const [o, n] = r.full_name.split("/");
@@ -466,12 +483,30 @@ export class RestSource implements Source {
     };
   }
 
+  /** One item; a failure of GitHub's on it (after retries) is its own, not its neighbours'. */
   async #item(owner: string, repo: string, stored: StoredHead): Promise<Revalidated<ItemResource>> {
+    try {
+      return await this.#itemOnce(owner, repo, stored);
+    } catch (e) {
+      const failed = failedFetch(e);
+      if (failed) return failed;
+      throw e;
+    }
+  }
+
+  async #itemOnce(
+    owner: string,
+    repo: string,
+    stored: StoredHead,
+  ): Promise<Revalidated<ItemResource>> {
     const fetchedAt = new Date().toISOString();
     const path = `/repos/${enc(owner)}/${enc(repo)}/issues/${stored.number}`;
     const res = await this.client.get(path, stored.etag);
     if (res.status === 304) return { status: "unchanged" };
-    if (res.status !== 200) return { status: "not_found" };
+    if (isGone(res.status)) return { status: "not_found" };
+    if (res.status !== 200) {
+      return { status: "failed", message: unexpected(res.status), counts: true };
+    }
     const issue = RestIssue(res.json, "issue");
     if (stored.etag && issue.updated_at === stored.updated_at) return { status: "unchanged" };
     return { status: "ok", value: await this.#complete(issue, res.etag, fetchedAt) };
@@ -504,7 +539,10 @@ export class RestSource implements Source {
     const fetchedAt = new Date().toISOString();
     const res = await this.client.get(`/repos/${enc(owner)}/${enc(repo)}`, stored?.etag ?? null);
     if (res.status === 304) return { status: "unchanged" };
-    if (res.status !== 200) return { status: "not_found" };
+    if (isGone(res.status)) return { status: "not_found" };
+    if (res.status !== 200) {
+      return { status: "failed", message: unexpected(res.status), counts: true };
+    }
     const r: RestRepo = RestRepo(res.json, "repository");
     if (!isPublic(r)) return { status: "not_public" };
     const [o, n] = r.full_name.split("/");

@@ -14,12 +14,25 @@
  */
 
 import type { ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
+import { TransientError } from "./http.ts";
 
 /** What fetching one thing gave. */
 export type Fetched<T> =
   | { status: "ok"; value: T }
   | { status: "not_found" }
-  | { status: "not_public" };
+  | { status: "not_public" }
+  /**
+   * GitHub failed on this one thing (asked alone, or with an error attached
+   * to it alone): retried by a later Sweep. `counts` when GitHub answered
+   * with the error, as opposed to the network failing on the way.
+   */
+  | { status: "failed"; message: string; counts: boolean };
+
+/** A transient failure of a request for one thing alone, as what fetching it gave; else null. */
+export function failedFetch(e: unknown): Fetched<never> | null {
+  if (!(e instanceof TransientError)) return null;
+  return { status: "failed", message: e.message, counts: e.answered };
+}
 
 /** What revalidating one stored thing gave. */
 export type Revalidated<T> = Fetched<T> | { status: "unchanged" };

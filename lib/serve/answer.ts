@@ -28,16 +28,16 @@ import type { Config } from "../config.ts";
 import { chooseListing, memberMatches, parseAddress } from "../address/mod.ts";
 import { readGitRemote } from "../capture/mod.ts";
 import {
-  COMMENTS_PER_PAGE,
+  itemPaging,
   type ListingView,
   paging,
+  planItem,
   renderItem,
   renderListing,
   renderMiss,
   renderPartialMiss,
   renderRepository,
   ROWS_PER_PAGE,
-  threadOf,
 } from "./render.ts";
 
 /** Who asks, and how. */
@@ -221,19 +221,19 @@ async function findResource(
     return {
       outcome: "hit",
       target: r.address,
-      text: renderRepository(r, address.key, ctx),
+      text: renderRepository(r, address.key, page, ctx),
       json: { resource: resourceJson(r) },
     };
   }
-  const thread = threadOf(r);
-  const p = paging(thread.length, COMMENTS_PER_PAGE, page);
+  const plan = planItem(r);
+  const p = itemPaging(plan, page);
   return {
     outcome: "hit",
     target: r.address,
-    text: renderItem(r, address.key, page, ctx),
+    text: renderItem(r, address.key, page, ctx, plan),
     json: {
       resource: resourceJson(r),
-      thread: { paging: p, entries: thread.slice(p.offset, p.offset + p.count) },
+      thread: { paging: p, entries: plan.thread.slice(p.offset, p.offset + p.count) },
     },
   };
 }

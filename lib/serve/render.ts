@@ -26,11 +26,42 @@ import type {
   RepositoryResource,
 } from "../types.ts";
 import { ago } from "../time.ts";
+import { type Block, cut, packPages, PAGE_BYTES, type Piece, utf8Bytes } from "./pages.ts";
 
-/** Comments (and review comments) per page of a thread. */
+/** The most comments (and review comments) a page of a thread holds; long ones make it fewer. */
 export const COMMENTS_PER_PAGE = 50;
 /** Rows per page of a listing index. */
 export const ROWS_PER_PAGE = 100;
+
+/**
+ * What a page's own lines can take beyond those measured with its content:
+ * the first line and the state line (their ages change with the clock, so
+ * they are not measured, or page numbers would drift), the framing line and
+ * the page line. Their longest is about 1,200 bytes.
+ */
+const HEAD_BYTES = 2_000;
+
+/**
+ * The longest row of a listing index: a hundred of them and the page's own
+ * lines stay within {@link PAGE_BYTES}. A longer row shows fewer labels,
+ * then a shorter title, each marked.
+ */
+const ROW_BYTES = 350;
+
+/** The nonce's length (16 hex digits): pages are measured with it, whatever it is. */
+const NONCE_PLACEHOLDER = "0".repeat(16);
+
+/**
+ * How much of an Address key an answer repeats: keys of issues and
+ * repositories are far shorter, but a listing's free text can be any length,
+ * and echoing a megabyte back would fill the model's context for nothing.
+ */
+const KEY_SHOWN = 300;
+
+/** A key as an answer shows it: cut with `…` past {@link KEY_SHOWN} characters. */
+function shownKey(key: string): string {
+  return key.length > KEY_SHOWN ? `${key.slice(0, KEY_SHOWN)}…` : key;
+}
 
 /** What every renderer needs besides its subject. */
 export interface RenderContext {
@@ -105,7 +136,7 @@ function oneLine(text: string): string {
   return neutralise(text).replace(/[\n\t\u2028\u2029]+/g, " ").trim();
 }
 
-function fence(ctx: RenderContext, lines: string[]): string {
+function fence(ctx: Pick<RenderContext, "nonce">, lines: string[]): string {
   return [`<<<github-data ${ctx.nonce}>>>`, ...lines, `<<<end github-data ${ctx.nonce}>>>`].join(
     "\n",
   );
@@ -153,30 +184,49 @@ function pageNote(p: Paging, noun: string, nextHint: string): string {
   return `page ${p.page} of ${p.pages} (${range})${more}`;
 }
 
-/** The answer for an issue or pull request from memory; `page` pages its thread. */
-export function renderItem(
+/** What a block of an item's answer is. */
+export type ItemBlock = { kind: "files" } | { kind: "body" } | { kind: "entry"; index: number };
+
+/** An item's answer cut into pages (see `pages.ts`); the same for every read of one stored version. */
+export interface ItemPlan {
+  thread: ThreadEntry[];
+  pages: Piece<ItemBlock>[][];
+}
+
+function partMark(piece: { part: number; parts: number }, lead: string): string {
+  return piece.parts > 1 ? `${lead}part ${piece.part} of ${piece.parts}` : "";
+}
+
+/** The lines of one piece of an item's answer: its heading and its fence. */
+function itemPieceLines(
   item: ItemResource,
-  askedKey: string,
-  page: number,
-  ctx: RenderContext,
-): string {
-  const kind = item.kind === "pull_request" ? "pull request" : "issue";
-  const thread = threadOf(item);
-  const p = paging(thread.length, COMMENTS_PER_PAGE, page);
-  const out = [
-    `rgraph: hit ${askedKey} (${kind}) — from memory, ${
-      times(item.fetched_at, item.updated_at, ctx.now)
-    }`,
-    framing(ctx),
+  thread: ThreadEntry[],
+  piece: Piece<ItemBlock>,
+  nonce: string,
+): string[] {
+  const ctx = { nonce };
+  const key = piece.key;
+  if (key.kind === "files") {
+    const files = item.kind === "pull_request" ? item.files.length : 0;
+    return [`changed files (${files}${partMark(piece, ", ")}):`, fence(ctx, [piece.text])];
+  }
+  if (key.kind === "body") {
+    return [`body${partMark(piece, " (")}${piece.parts > 1 ? ")" : ""}:`, fence(ctx, [piece.text])];
+  }
+  const c = thread[key.index];
+  const what = c.review ? "review comment" : "comment";
+  const mark = piece.parts > 1 ? ` (${partMark(piece, "")})` : "";
+  const lines = [`author: ${c.author ? oneLine(c.author) : "—"}`];
+  if (c.review) lines.push(`path: ${c.path ? oneLine(c.path) : "—"}`);
+  lines.push("", piece.text);
+  return [
+    `${what} ${key.index + 1} of ${thread.length} at ${stamp(c.created_at)}${mark}:`,
+    fence(ctx, lines),
   ];
-  if (item.address !== askedKey) out.push(`now at ${item.address} (moved on GitHub)`);
-  out.push(
-    `url: ${oneLine(item.url)}`,
-    `state: ${item.state} · created ${when(item.created_at, ctx.now)} · closed ${
-      when(item.closed_at, ctx.now)
-    }`,
-  );
-  if (item.kind === "pull_request") out.push(`merged: ${item.merged ? "yes" : "no"}`);
+}
+
+/** The fenced title, author, labels… shown on an item's first page. */
+function itemMeta(item: ItemResource, ctx: { nonce: string }): string {
   const meta = [
     `title: ${oneLine(item.title)}`,
     `author: ${item.author ? oneLine(item.author) : "—"}`,
@@ -186,53 +236,196 @@ export function renderItem(
   ];
   if (item.kind === "pull_request") {
     meta.push(`base: ${item.base_ref ? oneLine(item.base_ref) : "—"}`);
-    meta.push(`changed files (${item.files.length}):`, ...item.files.map((f) => `  ${oneLine(f)}`));
   }
-  out.push(fence(ctx, meta));
-  if (page === 1) out.push("body:", fence(ctx, [neutralise(item.body || "(empty)")]));
+  return fence(ctx, meta);
+}
+
+/** The lines every page of an item repeats that do not change with the clock. */
+function itemFixed(item: ItemResource, askedKey: string): string[] {
+  const out: string[] = [];
+  if (item.address !== askedKey) out.push(`now at ${item.address} (moved on GitHub)`);
+  out.push(`url: ${oneLine(item.url)}`);
+  if (item.kind === "pull_request") out.push(`merged: ${item.merged ? "yes" : "no"}`);
+  return out;
+}
+
+/** What one block's heading and fence take around any part of its text, plus the line break before it. */
+function wrapBytes(item: ItemResource, thread: ThreadEntry[], key: ItemBlock): number {
+  const widest = { key, text: "", part: 9999, parts: 9999 };
+  return utf8Bytes(itemPieceLines(item, thread, widest, NONCE_PLACEHOLDER).join("\n")) + 1;
+}
+
+/**
+ * Cuts an item's answer into pages: its changed files, body and thread in
+ * order, at most {@link COMMENTS_PER_PAGE} comments and {@link PAGE_BYTES}
+ * a page; a body, comment or file list bigger than a page is split into
+ * parts. Depends only on the item, never on the key it was asked by, the
+ * clock or the nonce, so page numbers are stable for a stored version.
+ */
+export function planItem(item: ItemResource): ItemPlan {
+  const thread = threadOf(item);
+  const blocks: Block<ItemBlock>[] = [];
+  const add = (key: ItemBlock, text: string, counted: boolean) =>
+    blocks.push({ key, text, counted, wrapBytes: wrapBytes(item, thread, key) });
+  if (item.kind === "pull_request" && item.files.length) {
+    add({ kind: "files" }, item.files.map((f) => `  ${oneLine(f)}`).join("\n"), false);
+  }
+  add({ kind: "body" }, neutralise(item.body || "(empty)"), false);
+  thread.forEach((c, index) =>
+    add({ kind: "entry", index }, neutralise(c.body || "(empty)"), true)
+  );
+  // Measured as if asked by an old address (with the "now at" line), whatever it was asked by.
+  const fixed = utf8Bytes(itemFixed(item, "").join("\n")) + 1;
+  const pages = packPages(blocks, {
+    pageBytes: PAGE_BYTES - HEAD_BYTES - fixed,
+    firstBytes: utf8Bytes(itemMeta(item, { nonce: NONCE_PLACEHOLDER })) + 1,
+    maxCounted: COMMENTS_PER_PAGE,
+  });
+  return { thread, pages };
+}
+
+/** The entries a page of an item shows any part of, as a {@link Paging}. */
+export function itemPaging(plan: ItemPlan, page: number): Paging {
+  const pages = plan.pages.length;
+  const total = plan.thread.length;
+  const out = page > pages;
+  const indexes = out
+    ? []
+    : plan.pages[page - 1].flatMap((p) => p.key.kind === "entry" ? [p.key.index] : []);
+  const offset = out ? total : indexes[0] ?? 0;
+  const count = indexes.length ? indexes[indexes.length - 1] - offset + 1 : 0;
+  return { page, pages, per_page: COMMENTS_PER_PAGE, total, offset, count, out_of_range: out };
+}
+
+/** The page line of an item: which page of how many, what it holds, how to ask for the next. */
+function itemPageNote(plan: ItemPlan, page: number): string {
+  const p = itemPaging(plan, page);
+  if (p.out_of_range) {
+    return `page ${page} does not exist: there ${
+      p.pages === 1 ? "is 1 page" : `are ${p.pages} pages`
+    } of entries.`;
+  }
+  if (p.total === 0 && p.pages === 1) return "page 1 of 1 (no entries).";
+  const pieces = plan.pages[page - 1];
+  const holds: string[] = [];
+  for (const piece of pieces) {
+    if (piece.key.kind === "files" && piece.parts > 1) {
+      holds.push(`changed files ${partMark(piece, "")}`);
+    }
+    if (piece.key.kind === "body" && piece.parts > 1) holds.push(`body ${partMark(piece, "")}`);
+  }
+  const entries = pieces.filter((x) => x.key.kind === "entry");
+  if (entries.length) {
+    holds.push(`entries ${p.offset + 1}–${p.offset + p.count} of ${p.total}`);
+    const first = entries[0], last = entries[entries.length - 1];
+    if (first.part > 1) holds.push(`entry ${p.offset + 1} continued from page ${page - 1}`);
+    if (last.part < last.parts) {
+      holds.push(`entry ${p.offset + p.count} continues on page ${page + 1}`);
+    }
+  } else if (p.total > 0) holds.push("no entries on this page");
+  const more = page < p.pages ? ` — ask page ${page + 1} for more` : "";
+  return `page ${page} of ${p.pages} (${holds.join("; ")})${more}`;
+}
+
+/**
+ * The answer for an issue or pull request from memory: page `page` of
+ * {@link planItem}'s pages (`plan`, when the caller has it already).
+ */
+export function renderItem(
+  item: ItemResource,
+  askedKey: string,
+  page: number,
+  ctx: RenderContext,
+  plan: ItemPlan = planItem(item),
+): string {
+  const kind = item.kind === "pull_request" ? "pull request" : "issue";
+  const out = [
+    `rgraph: hit ${shownKey(askedKey)} (${kind}) — from memory, ${
+      times(item.fetched_at, item.updated_at, ctx.now)
+    }`,
+    framing(ctx),
+    ...itemFixed(item, askedKey),
+    `state: ${item.state} · created ${when(item.created_at, ctx.now)} · closed ${
+      when(item.closed_at, ctx.now)
+    }`,
+  ];
   const counts = item.kind === "pull_request"
     ? `${plural(item.comments.length, "comment")} and ${
       plural(item.review_comments.length, "review comment")
     }`
     : plural(item.comments.length, "comment");
-  out.push(`thread: ${counts}; ${pageNote(p, "entries", `ask page {page} for more`)}`);
-  thread.slice(p.offset, p.offset + p.count).forEach((c, i) => {
-    const n = p.offset + i + 1;
-    const what = c.review ? "review comment" : "comment";
-    out.push(`${what} ${n} of ${p.total} at ${stamp(c.created_at)}:`);
-    const lines = [`author: ${c.author ? oneLine(c.author) : "—"}`];
-    if (c.review) lines.push(`path: ${c.path ? oneLine(c.path) : "—"}`);
-    lines.push("", neutralise(c.body || "(empty)"));
-    out.push(fence(ctx, lines));
-  });
-  if (p.page < p.pages) out.push(`(more: page ${p.page + 1} of ${p.pages})`);
+  out.push(`thread: ${counts}; ${itemPageNote(plan, page)}`);
+  if (page === 1) out.push(itemMeta(item, ctx));
+  for (const piece of plan.pages[page - 1] ?? []) {
+    out.push(...itemPieceLines(item, plan.thread, piece, ctx.nonce));
+  }
+  if (page < plan.pages.length) out.push(`(more: page ${page + 1} of ${plan.pages.length})`);
   return out.join("\n");
 }
 
-/** The answer for a repository from memory. */
+/** A repository's README cut into pages (one for most). */
+function planReadme(repo: RepositoryResource): Piece<"readme">[][] {
+  const head = `README (${oneLine(repo.readme_path ?? "README")}, part 9999 of 9999):`;
+  const wrap = utf8Bytes(`${head}\n${fence({ nonce: NONCE_PLACEHOLDER }, [""])}`) + 1;
+  const fixed = utf8Bytes(repositoryFixed(repo, "").join("\n")) + 1;
+  const description = utf8Bytes(repositoryDescription(repo, { nonce: NONCE_PLACEHOLDER })) + 1;
+  return repo.readme
+    ? packPages(
+      [{ key: "readme", text: neutralise(repo.readme), wrapBytes: wrap, counted: false }],
+      {
+        pageBytes: PAGE_BYTES - HEAD_BYTES - fixed,
+        firstBytes: description,
+      },
+    )
+    : [[]];
+}
+
+function repositoryFixed(repo: RepositoryResource, askedKey: string): string[] {
+  const out: string[] = [];
+  if (repo.address !== askedKey) out.push(`now at ${repo.address} (renamed or moved on GitHub)`);
+  out.push(`url: ${oneLine(repo.url)}`);
+  return out;
+}
+
+function repositoryDescription(repo: RepositoryResource, ctx: { nonce: string }): string {
+  return fence(ctx, [`description: ${repo.description ? oneLine(repo.description) : "—"}`]);
+}
+
+/** The answer for a repository from memory: page `page` of its README. */
 export function renderRepository(
   repo: RepositoryResource,
   askedKey: string,
+  page: number,
   ctx: RenderContext,
 ): string {
+  const pages = planReadme(repo);
   const out = [
-    `rgraph: hit ${askedKey} (repository) — from memory, ${
+    `rgraph: hit ${shownKey(askedKey)} (repository) — from memory, ${
       times(repo.fetched_at, repo.updated_at, ctx.now)
     }`,
     framing(ctx),
-  ];
-  if (repo.address !== askedKey) out.push(`now at ${repo.address} (renamed or moved on GitHub)`);
-  out.push(
-    `url: ${oneLine(repo.url)}`,
+    ...repositoryFixed(repo, askedKey),
     `stars: ${repo.stars} · pushed ${when(repo.pushed_at, ctx.now)}`,
-    fence(ctx, [`description: ${repo.description ? oneLine(repo.description) : "—"}`]),
-  );
-  if (repo.readme) {
+  ];
+  if (page > pages.length) {
     out.push(
-      `README (${oneLine(repo.readme_path ?? "README")}):`,
-      fence(ctx, [neutralise(repo.readme)]),
+      `page ${page} does not exist: there ${
+        pages.length === 1 ? "is 1 page" : `are ${pages.length} pages`
+      } of this repository.`,
     );
-  } else out.push("README: none stored");
+    return out.join("\n");
+  }
+  if (pages.length > 1) {
+    const more = page < pages.length ? ` — ask page ${page + 1} for more` : "";
+    out.push(`page ${page} of ${pages.length} (README part ${page} of ${pages.length})${more}`);
+  }
+  if (page === 1) out.push(repositoryDescription(repo, ctx));
+  if (!repo.readme) out.push("README: none stored");
+  for (const piece of pages[page - 1]) {
+    const path = oneLine(repo.readme_path ?? "README");
+    out.push(`README (${path}${partMark(piece, ", ")}):`, fence(ctx, [piece.text]));
+  }
+  if (page < pages.length) out.push(`(more: page ${page + 1} of ${pages.length})`);
   return out.join("\n");
 }
 
@@ -252,12 +445,29 @@ export interface ListingView {
   rows: ListingMember[];
 }
 
-function row(m: ListingMember): string {
-  const labels = m.labels.length ? ` · labels: ${list(m.labels)}` : "";
+function rowText(m: ListingMember, title: string, labels: number): string {
+  const more = m.labels.length - labels;
+  const shown = labels ? ` · labels: ${list(m.labels.slice(0, labels))}` : "";
+  const rest = more > 0 ? `${labels ? " " : " · labels: "}(+${more} more)` : "";
   const kind = m.kind === "pull_request" ? "PR " : "";
-  return `${kind}#${m.number} [${m.state}] ${oneLine(m.title)}${labels} · updated ${
+  return `${kind}#${m.number} [${m.state}] ${title}${shown}${rest} · updated ${
     stamp(m.updated_at)
   } · ${plural(m.comment_count, "comment")}`;
+}
+
+/**
+ * One member of a listing index, at most {@link ROW_BYTES}: past it, fewer
+ * labels (saying how many more), then a title cut with `…`; the member's own
+ * answer has them all.
+ */
+function row(m: ListingMember): string {
+  const title = oneLine(m.title);
+  for (let labels = m.labels.length; labels >= 0; labels--) {
+    const text = rowText(m, title, labels);
+    if (utf8Bytes(text) <= ROW_BYTES) return text;
+  }
+  const room = ROW_BYTES - utf8Bytes(rowText(m, "…", 0));
+  return rowText(m, `${cut(title, Math.max(1, room))[0]}…`, 0);
 }
 
 /** The paged index answering a listing, exactly or filtered from a broader one. */
@@ -267,15 +477,19 @@ export function renderListing(v: ListingView, ctx: RenderContext): string {
     ? "fully expanded"
     : `not fully expanded: holds the first ${s.member_count} of ${s.total_count}`;
   const first = v.outcome === "hit"
-    ? `rgraph: hit ${v.askedKey} (listing) — from memory, fetched_at ${when(s.fetched_at, ctx.now)}`
-    : `rgraph: subsumed ${v.askedKey} (listing) — filtered from memory of ${s.key}, fetched_at ${
+    ? `rgraph: hit ${shownKey(v.askedKey)} (listing) — from memory, fetched_at ${
       when(s.fetched_at, ctx.now)
-    }`;
+    }`
+    : `rgraph: subsumed ${shownKey(v.askedKey)} (listing) — filtered from memory of ${
+      shownKey(s.key)
+    }, fetched_at ${when(s.fetched_at, ctx.now)}`;
   const out = [first, framing(ctx)];
   out.push(
     v.outcome === "hit"
       ? `members: ${s.member_count} stored of ${s.total_count} on GitHub (${expanded})`
-      : `source ${s.key}: ${s.member_count} members of ${s.total_count} (${expanded}); ${v.matched} match this question`,
+      : `source ${
+        shownKey(s.key)
+      }: ${s.member_count} members of ${s.total_count} (${expanded}); ${v.matched} match this question`,
   );
   if (v.limit !== null) {
     const of = v.served < v.matched ? ` (the first ${v.served} of the ${v.matched})` : "";
@@ -297,7 +511,9 @@ export function renderPartialMiss(asked: ListingAddress, held: Listing, now: Dat
   const read = command
     ? `to read only those ${held.member_count}, ask for ${command}`
     : `to read only those ${held.member_count}, ask with a limit of at most ${held.member_count} (a gh list command line with -L)`;
-  return `rgraph: miss ${asked.key} — memory holds only the first ${held.member_count} of ${held.total_count} ` +
+  return `rgraph: miss ${
+    shownKey(asked.key)
+  } — memory holds only the first ${held.member_count} of ${held.total_count} ` +
     `items of this listing (fetched_at ${when(held.fetched_at, now)}), fewer than ${
       asked.limit === null ? "every item" : `the ${asked.limit}`
     } asked for. Fetch it normally (gh, the web or the GitHub API); ${read}.`;
@@ -338,6 +554,8 @@ function shellWord(w: string): string {
 
 /** The answer when nothing in memory answers the address. */
 export function renderMiss(askedKey: string): string {
-  return `rgraph: miss ${askedKey} — not in memory. Fetch it normally (gh, the web or the GitHub API); ` +
+  return `rgraph: miss ${
+    shownKey(askedKey)
+  } — not in memory. Fetch it normally (gh, the web or the GitHub API); ` +
     "rgraph remembers what you fetch for next time.";
 }

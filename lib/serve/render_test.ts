@@ -161,7 +161,7 @@ Deno.test("threadOf: comments and review comments interleave by time", () => {
   assert.ok(text.includes("review comment 2 of 3 at 2026-01-02T00:00:00Z:"));
   assert.ok(text.includes(`${OPEN}\nauthor: b\npath: a.ts\n\nsecond\n${CLOSE}`));
   assert.ok(text.includes("merged: no"));
-  assert.ok(text.includes("changed files (1):\n  a.ts"));
+  assert.ok(text.includes(`changed files (1):\n${OPEN}\n  a.ts\n${CLOSE}`));
 });
 
 Deno.test("renderItem: a time that is not ISO 8601 is not shown outside a fence", () => {
@@ -194,6 +194,7 @@ Deno.test("renderRepository: description, stars, pushed, README", () => {
       pushed_at: null,
     },
     "github:o/r",
+    1,
     CTX,
   );
   assert.match(

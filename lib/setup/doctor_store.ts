@@ -6,7 +6,7 @@
 
 import { DatabaseSync } from "node:sqlite";
 import type { Config } from "../config.ts";
-import { SCHEMA_VERSION } from "../store/mod.ts";
+import { SCHEMA_VERSION, StoreFaultError } from "../store/mod.ts";
 import { type Check, fail, firstLine, ok } from "./check.ts";
 
 function megabytes(bytes: number | null): string {
@@ -49,6 +49,7 @@ export async function storeChecks(config: Config): Promise<Check[]> {
     }
   } catch (e) {
     const where = config.store.url ?? config.store.path;
+    if (e instanceof StoreFaultError) return [...out, fail("store", e.problem, e.fix)];
     out.push(
       fail(
         "store",
@@ -58,8 +59,34 @@ export async function storeChecks(config: Config): Promise<Check[]> {
           : `make ${where} writable or set [store] path in ${config.file}`,
       ),
     );
+    if (config.store.url === null) return out;
   }
+  out.push(await writableCheck(config.store.path));
   return out;
+}
+
+/** How long doctor waits for another process's lock before calling the store locked. */
+const PROBE_BUSY_MS = 1000;
+
+/**
+ * The local file every hook writes to (the store itself, or a graph store's
+ * outbox): a write is tried and rolled back, so a read-only or locked file
+ * fails here instead of every hook dropping its Touch.
+ */
+async function writableCheck(path: string): Promise<Check> {
+  const { openEmbeddedStore } = await import("../store/mod.ts");
+  try {
+    const store = openEmbeddedStore(path, { busyTimeoutMs: PROBE_BUSY_MS });
+    try {
+      await store.probeWrite();
+    } finally {
+      await store.close();
+    }
+    return ok("store writable", `${path} (hooks can record: not read-only, not locked)`);
+  } catch (e) {
+    if (e instanceof StoreFaultError) return fail("store writable", e.problem, e.fix);
+    return fail("store writable", `${path}: ${firstLine(e)}`, `make ${path} writable`);
+  }
 }
 
 /** The `user_version` of an existing database file, without changing it. */

@@ -22,6 +22,8 @@ export function touchJson(t: Touch) {
     provenance: t.provenance,
     status: t.status,
     reason: t.reason,
+    detail: t.detail,
+    failures: t.failures,
     outcome: t.outcome,
     target: t.target,
     session_id: t.session_id,

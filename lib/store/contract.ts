@@ -60,9 +60,14 @@ export class StoreUnavailableError extends UserError {
 /** How a Sweep settles a leased Touch. */
 export type Settlement =
   | { status: "resolved"; target: string }
-  | { status: "unresolved"; reason: UnresolvedReason }
-  /** Give the Touch back untouched (rate limited before its turn, transient failure). */
-  | { status: "pending" };
+  /** `detail`: GitHub's message, for `unavailable`. */
+  | { status: "unresolved"; reason: UnresolvedReason; detail?: string }
+  /**
+   * Give the Touch back (rate limited before its turn, a transient failure);
+   * with `failure`, GitHub failed on it alone: one more consecutive failure
+   * is counted and `failure` kept as its detail.
+   */
+  | { status: "pending"; failure?: string };
 
 /** What the store keeps about a Resource without loading its comments. */
 export interface ResourceHead {

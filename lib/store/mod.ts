@@ -39,7 +39,14 @@ export {
   type TouchQuery,
   type UserStats,
 } from "./contract.ts";
-export { openEmbeddedStore, SCHEMA_VERSION, SqliteStore, type SweepSignal } from "./sqlite/mod.ts";
+export {
+  openEmbeddedStore,
+  SCHEMA_VERSION,
+  SqliteStore,
+  type StoreFault,
+  StoreFaultError,
+  type SweepSignal,
+} from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
 export { printableUrl } from "./bolt_url.ts";
 export type { GraphTarget, MigrateCounts } from "./graph/mod.ts";

@@ -5,7 +5,9 @@
  * and settles every Touch: `resolved` with its target, `unresolved` with a
  * reason, or given back `pending` (a transient failure: the next Sweep takes
  * it up). Work the hour's budget has no room for is `rate_limited`, which a
- * later Sweep retries. One failing group never stops the others.
+ * later Sweep retries; an item GitHub failed on alone in 3 consecutive
+ * Sweeps is `unavailable`. One failing group never stops the others, and a
+ * batch GitHub fails as a whole is split until its good items resolve.
  *
  * What costs a request:
  * - a new item, repository or Listing: fetched at full depth;

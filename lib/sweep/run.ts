@@ -27,12 +27,13 @@ import {
 } from "../github/mod.ts";
 import { parseKey, repositoryAddress } from "../address/mod.ts";
 import type { ResourceHead, Settlement, Store } from "../store/mod.ts";
-import type {
-  ListingAddress,
-  RepositoryAddress,
-  RepositoryResource,
-  Resource,
-  Touch,
+import {
+  type ListingAddress,
+  type RepositoryAddress,
+  type RepositoryResource,
+  type Resource,
+  type Touch,
+  UNAVAILABLE_AFTER,
 } from "../types.ts";
 import { Budget, RATE_LIMITED } from "./budget.ts";
 import type { SweepContext } from "./context.ts";
@@ -105,6 +106,8 @@ class Run implements SweepContext {
   #unasked = new Set<string>();
   /** Repositories asked to come along this batch, by key. */
   #alongs = new Map<string, Along>();
+  /** GitHub's message for each held Touch whose item GitHub failed on alone: counted on release. */
+  #failures = new Map<string, string>();
 
   constructor(
     readonly store: Store,
@@ -184,7 +187,25 @@ class Run implements SweepContext {
         resourceRequests(r.value),
       );
     }
+    if (r?.status === "failed") return await this.#failed(g, r.message, r.counts);
     await this.settle(g.touches, { status: "unresolved", reason: r?.status ?? "not_found" });
+  }
+
+  /**
+   * GitHub failed on a group's item alone. Each Touch goes back pending with
+   * one more consecutive failure counted, and is settled `unavailable` (with
+   * GitHub's message) at the {@link UNAVAILABLE_AFTER}th; a new Touch of the
+   * item starts from none, so it is tried again. A failure of the network
+   * on the way counts nothing.
+   */
+  async #failed(g: Group, message: string, counts: boolean): Promise<void> {
+    const note = `${g.address.key}: ${message}`;
+    if (!this.summary.errors.includes(note)) this.summary.errors.push(note);
+    const last = counts ? g.touches.filter((t) => t.failures + 1 >= UNAVAILABLE_AFTER) : [];
+    const again = g.touches.filter((t) => !last.includes(t));
+    await this.settle(last, { status: "unresolved", reason: "unavailable", detail: message });
+    if (counts) { for (const t of again) this.#failures.set(t.id, message); }
+    await this.settle(again, { status: "pending" });
   }
 
   /**
@@ -233,7 +254,12 @@ class Run implements SweepContext {
       }
     } finally {
       for (const t of this.#open.values()) {
-        await this.store.settleTouch(t.id, this.owner, { status: "pending" });
+        const failure = this.#failures.get(t.id);
+        await this.store.settleTouch(
+          t.id,
+          this.owner,
+          failure === undefined ? { status: "pending" } : { status: "pending", failure },
+        );
         this.summary.pending++;
       }
       this.#open.clear();

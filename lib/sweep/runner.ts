@@ -17,6 +17,7 @@
  */
 
 import type { Config } from "../config.ts";
+import { UserError } from "../errors.ts";
 import { openSource } from "../github/mod.ts";
 import { openStore } from "../store/mod.ts";
 import { acquireSweepLock, type LockHolder, sweepLockHolder, type SweepTrigger } from "./lock.ts";
@@ -65,7 +66,7 @@ function message(e: unknown, token: string | null): string {
 export async function runSweep(config: Config, request: SweepRequest): Promise<SweepResult> {
   const auto = request.trigger === "auto";
   if (auto && !config.sweep.auto) return { status: "off" };
-  const lock = await acquireSweepLock(config.data_dir, request.trigger);
+  const lock = await takeLock(config, request.trigger);
   // One run by hand goes ahead beside another Sweep (the lease keeps them apart); an
   // automatic one leaves the machine to the Sweep already running.
   if (!lock && auto) return { status: "busy", holder: sweepLockHolder(config.data_dir) };
@@ -102,6 +103,25 @@ export async function runSweep(config: Config, request: SweepRequest): Promise<S
 }
 
 /** Writes the record (and, for an automatic Sweep, its log line); never throws. */
+/**
+ * The machine's Sweep lock, or `null` when another process holds it. A data
+ * directory the lock cannot be made in is reported as the store's fault
+ * where the store is what is broken (its message names the fix), else as
+ * one line naming the directory.
+ */
+async function takeLock(config: Config, trigger: SweepTrigger) {
+  try {
+    return await acquireSweepLock(config.data_dir, trigger);
+  } catch (e) {
+    await (await openStore(config)).close();
+    throw new UserError(
+      `cannot take the Sweep lock in ${config.data_dir} (${
+        String((e as Error)?.message ?? e).split("\n")[0]
+      }): make that directory writable`,
+    );
+  }
+}
+
 function remember(config: Config, run: SweepRun): void {
   try {
     writeSweepRecord(config.data_dir, nextRecord(readSweepRecord(config.data_dir), run));

@@ -22,7 +22,7 @@
 
 import { startEmulator } from "../emulator/mod.ts";
 import { FACTS } from "../emulator/facts.ts";
-import { RGRAPH_FLAGS, type Sandbox, sandbox } from "../helpers.ts";
+import { bashCallPayload, RGRAPH_FLAGS, type Sandbox, sandbox } from "../helpers.ts";
 
 const LATENCY = 300;
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -31,16 +31,12 @@ const LIST = `gh issue list -R ${REPO} --state open --limit 1000 --json number,t
 
 let toolUse = 0;
 async function touch(sb: Sandbox, command: string): Promise<void> {
-  const r = await sb.rgraph(["hook", "claude-code"], {
-    stdin: JSON.stringify({
-      session_id: "bench",
-      cwd: sb.dir,
-      hook_event_name: "PreToolUse",
-      tool_name: "Bash",
-      tool_input: { command },
-      tool_use_id: `toolu_bench_${++toolUse}`,
-    }),
+  const stdin = bashCallPayload(command, {
+    session: "bench",
+    toolUse: `toolu_bench_${++toolUse}`,
+    cwd: sb.dir,
   });
+  const r = await sb.rgraph(["hook", "claude-code"], { stdin });
   if (r.code !== 0) throw new Error(`hook failed: ${r.stderr}`);
 }
 

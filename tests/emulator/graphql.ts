@@ -27,6 +27,7 @@ import { parseSearch, search } from "./select.ts";
 import { type Bucket, charge } from "./budget.ts";
 import { connection, GitHubGraphqlError, type PageArgs, Renderer } from "./graphql_objects.ts";
 import { analyze, executionError, validationError } from "./graphql_rules.ts";
+import type { Failure, Faults } from "./faults.ts";
 
 /** A GraphQL request body. */
 export interface GraphqlRequest {
@@ -39,6 +40,8 @@ export interface GraphqlRequest {
 export interface GraphqlResponse {
   status: number;
   body: Record<string, unknown>;
+  /** An injected fault failed the request as a whole: answer this instead. */
+  failure?: Failure;
 }
 
 /** Parsed and validated documents by query text: clients resend one text with new variables. */
@@ -76,6 +79,7 @@ export async function runGraphql(
   req: GraphqlRequest,
   bucket: Bucket,
   viewer: string,
+  faults?: Faults,
 ): Promise<GraphqlResponse> {
   if (typeof req.query !== "string") {
     return {
@@ -121,7 +125,7 @@ export async function runGraphql(
       },
     };
   }
-  const r = new Renderer(ds, viewer);
+  const r = new Renderer(ds, viewer, faults);
   const root = {
     repository: ({ owner, name }: { owner: string; name: string }) => {
       const found = ds.repo(owner, name);
@@ -168,6 +172,7 @@ export async function runGraphql(
     variableValues: variables,
     operationName: op.name?.value,
   });
+  if (r.failure !== null) return { status: 200, body: {}, failure: r.failure };
   const body: Record<string, unknown> = {};
   if (result.errors?.length) body.errors = result.errors.map(executionError);
   if (result.data !== undefined) body.data = result.data;

@@ -24,6 +24,7 @@ import type {
 } from "./dataset.ts";
 import { pseudoSha } from "./dataset.ts";
 import { type ItemFilter, type ItemOrder, selectItems } from "./select.ts";
+import { type Failure, type Faults, INTERNAL_MESSAGE } from "./faults.ts";
 
 /** An error GitHub reports with a `type` (NOT_FOUND, RATE_LIMITED, …). */
 export class GitHubGraphqlError extends Error {
@@ -95,7 +96,10 @@ export function connection<T>(
 
 /** Renders the records as schema-shaped objects for one request. */
 export class Renderer {
-  constructor(readonly ds: Dataset, readonly viewer: string) {}
+  /** Set when an injected fault fails the whole request (see `faults.ts`). */
+  failure: Failure | null = null;
+
+  constructor(readonly ds: Dataset, readonly viewer: string, readonly faults?: Faults) {}
 
   actor(login: string | null) {
     if (!login) return null;
@@ -279,6 +283,14 @@ export class Renderer {
   }
 
   itemOr(r: RepoRec, number: number, kind: ItemRec["kind"] | null, message: string) {
+    const fault = this.faults?.take(r.owner, r.name, number);
+    if (fault?.kind === "node") {
+      throw new GitHubGraphqlError(fault.type ?? "", fault.message ?? INTERNAL_MESSAGE);
+    }
+    if (fault?.kind === "request") {
+      this.failure = fault.failure;
+      throw new GitHubGraphqlError("", "the whole request fails");
+    }
     const it = r.items.get(number);
     if (!it || (kind && it.kind !== kind)) throw new GitHubGraphqlError("NOT_FOUND", message);
     return this.item(it);

@@ -27,6 +27,7 @@ import { runGraphql } from "./graphql.ts";
 import { newBucket, rateHeaders } from "./budget.ts";
 import { handleRest, type RestCaller } from "./rest.ts";
 import { githubSchema } from "./schema.ts";
+import { type Failure, Faults, type ItemFault, restItem } from "./faults.ts";
 
 export type { IssuePatch } from "./mutate.ts";
 
@@ -67,12 +68,7 @@ export interface RequestCounts {
   peakConcurrent: number;
 }
 
-/**
- * How an injected failure answers: an HTTP status; GitHub's GraphQL timeout
- * error (HTTP 200); a connection dropped mid-body (`reset`); or no answer
- * until the client gives up or the emulator closes (`hang`).
- */
-export type Failure = number | "graphql-timeout" | "reset" | "hang";
+export type { Failure, ItemFault } from "./faults.ts";
 
 /** A running emulator. */
 export interface Emulator {
@@ -106,6 +102,13 @@ export interface Emulator {
   resetBudget(): void;
   /** The next `n` requests (of any kind) fail with `failure` (default 502). */
   failNext(n: number, failure?: Failure): void;
+  /**
+   * The next `times` requests asking for one item (default: all of them)
+   * meet `fault`: an error on its node, or the whole request failing.
+   */
+  faultItem(owner: string, repo: string, number: number, fault: ItemFault, times?: number): void;
+  /** Removes every item fault. */
+  clearFaults(): void;
   close(): Promise<void>;
 }
 
@@ -128,6 +131,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let inFlight = 0;
   const closing = Promise.withResolvers<void>();
   const failures: Failure[] = [];
+  const faults = new Faults();
   const makeBuckets = () => ({
     graphql: newBucket(options.graphqlLimit ?? 5000),
     core: newBucket(options.restLimit ?? 5000),
@@ -162,12 +166,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       "x-github-request-id": requestId,
       "x-github-media-type": "github.v3; format=json",
     };
-    const failure = failures.shift();
-    if (failure === "hang") {
+    const failedOrHang = async (failure: Failure): Promise<Response> => {
+      if (failure !== "hang") return failed(failure, requestId, common);
       await closing.promise;
       return json(504, { message: "emulator closed while hanging" }, common);
-    }
-    if (failure !== undefined) return failed(failure, requestId, common);
+    };
+    const failure = failures.shift();
+    if (failure !== undefined) return await failedOrHang(failure);
     if (overConcurrency) {
       return json(403, {
         message:
@@ -207,9 +212,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         (body ?? {}) as Record<string, unknown>,
         buckets.graphql,
         FACTS.viewerLogin,
+        faults,
       );
+      if (out.failure !== undefined) return await failedOrHang(out.failure);
       return json(out.status, out.body, { ...common, ...rateHeaders(buckets.graphql, "graphql") });
     }
+    const item = restItem(url.pathname);
+    const fault = item ? faults.take(item.owner, item.repo, item.number) : null;
+    if (fault?.kind === "request") return await failedOrHang(fault.failure);
     const caller: RestCaller = presented === null
       ? { kind: "anonymous", core: buckets.anonymous, search: buckets.anonymousSearch }
       : { kind: "token", token: presented, core: buckets.core, search: buckets.search };
@@ -252,6 +262,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     failNext(n, failure = 502) {
       for (let i = 0; i < n; i++) failures.push(failure);
+    },
+    faultItem(owner, repo, number, fault, times) {
+      faults.set(owner, repo, number, fault, times);
+    },
+    clearFaults() {
+      faults.clear();
     },
     async close() {
       closing.resolve();

@@ -199,13 +199,16 @@ const HELD = `MATCH (t:Touch {id: $id}) WHERE t.lease_owner = $owner AND t.statu
 export const SETTLE = {
   resolved: `${HELD}
 SET t.status = 'resolved', t.target = $target, t.settled_at = $now
-REMOVE t.reason, t.lease_owner, t.lease_until
+REMOVE t.reason, t.detail, t.lease_owner, t.lease_until
 RETURN t.id AS id`,
   unresolved: `${HELD}
-SET t.status = 'unresolved', t.reason = $reason, t.settled_at = $now
+SET t.status = 'unresolved', t.reason = $reason, t.detail = $detail, t.settled_at = $now
 REMOVE t.lease_owner, t.lease_until
 RETURN t.id AS id`,
+  // With $failure, one more consecutive failure on GitHub's side, and its message.
   pending: `${HELD}
+SET t.failures = coalesce(t.failures, 0) + CASE WHEN $failure IS NULL THEN 0 ELSE 1 END,
+    t.detail = coalesce($failure, t.detail)
 REMOVE t.lease_owner, t.lease_until
 RETURN t.id AS id`,
 } as const;

@@ -209,6 +209,8 @@ const TOUCH_FIELDS = [
   "outcome",
   "target",
   "reason",
+  "detail",
+  "failures",
   "settled_at",
 ] as const;
 
@@ -231,6 +233,8 @@ export function touchProps(t: NewTouch & Partial<Touch>, seq: number): Props {
 export function decodeTouch(props: Props): Touch {
   const out: Props = { id: props.id };
   for (const f of TOUCH_FIELDS) out[f] = props[touchKey(f)] ?? null;
+  // Touches recorded before failures were counted have none.
+  out.failures = Number(out.failures ?? 0);
   return out as unknown as Touch;
 }
 

@@ -82,6 +82,8 @@ Deno.test("Touches: one id per user and event, nulls read back as null, Cache Re
     outcome: null,
     target: null,
     reason: null,
+    detail: null,
+    failures: 0,
     settled_at: null,
   });
   const served = decodeTouch(touchProps({ ...t, status: "served", outcome: "hit" }, 2));

@@ -300,6 +300,8 @@ export class GraphStore implements Store {
         now: new Date().toISOString(),
         target: settlement.status === "resolved" ? settlement.target : null,
         reason: settlement.status === "unresolved" ? settlement.reason : null,
+        detail: settlement.status === "unresolved" ? settlement.detail ?? null : null,
+        failure: settlement.status === "pending" ? settlement.failure ?? null : null,
       });
       if (held.length && settlement.status === "resolved") await run(Q.LINK_TOUCHES, { ids: [id] });
     });

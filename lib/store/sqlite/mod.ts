@@ -14,6 +14,7 @@
  * @module
  */
 
-export { openEmbeddedStore, SqliteStore, type SweepSignal } from "./store.ts";
+export { openEmbeddedStore, type OpenOptions, SqliteStore, type SweepSignal } from "./store.ts";
+export { type StoreFault, StoreFaultError } from "./faults.ts";
 export { SCHEMA_VERSION } from "./schema.ts";
 export type { Store } from "../contract.ts";

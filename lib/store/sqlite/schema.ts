@@ -201,6 +201,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX touches_sweepable ON touches (recorded_at)
     WHERE status = 'pending' OR (status = 'unresolved' AND reason = 'rate_limited');
   `,
+  // 6: how many consecutive Sweeps GitHub failed on a Touch's item, and GitHub's message.
+  `
+  ALTER TABLE touches ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE touches ADD COLUMN detail TEXT;
+  `,
 ];
 
 /** The schema version this build writes. */
@@ -210,7 +215,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export class SchemaTooNewError extends Error {
   constructor(found: number) {
     super(
-      `the database has schema version ${found}, newer than this rgraph (${SCHEMA_VERSION}): upgrade rgraph`,
+      `the database has schema version ${found}, newer than this rgraph (${SCHEMA_VERSION})`,
     );
     this.name = "SchemaTooNewError";
   }

@@ -30,7 +30,7 @@ import {
 } from "../contract.ts";
 import { migrate, SchemaTooNewError } from "./schema.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
-import { UserError } from "../../errors.ts";
+import { faultError, openFault, storeFault } from "./faults.ts";
 import type {
   CacheOutcome,
   Comment,
@@ -67,14 +67,14 @@ export interface SweepSignal {
   waiting: boolean;
 }
 
-/** The embedded store's file cannot be opened or created: a one-line error naming the file. */
-export class StoreOpenError extends UserError {
-  constructor(path: string, cause: unknown) {
-    super(
-      `cannot open the store ${path}: ${String((cause as Error)?.message ?? cause).split("\n")[0]}`,
-    );
-    this.name = "StoreOpenError";
-  }
+/** How a store is opened. */
+export interface OpenOptions {
+  /**
+   * How long one statement waits for another process's lock before the
+   * store reports itself locked (default {@link BUSY_TIMEOUT_MS}; the hook,
+   * inside a harness's timeout, waits less).
+   */
+  busyTimeoutMs?: number;
 }
 
 /** A stored JSON list of names; the empty list (most rows) skips the parser. */
@@ -101,6 +101,8 @@ function touchFromRow(r: Row): Touch {
     outcome: r.outcome as CacheOutcome | null,
     target: r.target as string | null,
     reason: r.reason as UnresolvedReason | null,
+    detail: r.detail as string | null,
+    failures: r.failures as number,
     settled_at: r.settled_at as string | null,
   };
 }
@@ -117,22 +119,25 @@ export class SqliteStore implements Store {
   readonly #statements = new Map<string, StatementSync>();
   readonly #arrayStatements = new Map<string, StatementSync>();
 
-  constructor(path: string) {
+  constructor(path: string, options: OpenOptions = {}) {
     this.path = path;
     // Not node:path: loading it costs the hook ~20 ms per tool call.
     const dir = path.slice(0, path.lastIndexOf("/"));
     try {
       if (path !== ":memory:" && dir !== "") Deno.mkdirSync(dir, { recursive: true });
     } catch (e) {
-      throw new StoreOpenError(path, e);
+      throw openFault(path, e);
     }
     try {
       this.#db = new DatabaseSync(path);
     } catch (e) {
-      throw new StoreOpenError(path, e);
+      throw this.#fault(e);
     }
     try {
-      this.#db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      // A whole number we chose: pragmas take no bound parameters.
+      this.#db.exec(
+        `PRAGMA busy_timeout = ${Math.round(options.busyTimeoutMs ?? BUSY_TIMEOUT_MS)}`,
+      );
       // Zeroes what a write frees, as it frees it: a forgotten Touch must not
       // survive in free space, and neither may the older copies of its row
       // that the Sweep's lease and settlement updates leave behind. Zeroing
@@ -144,7 +149,28 @@ export class SqliteStore implements Store {
       this.#db.exec("PRAGMA synchronous = NORMAL");
     } catch (e) {
       this.#db.close();
-      throw e instanceof SchemaTooNewError ? new StoreOpenError(path, e) : e;
+      throw e instanceof SchemaTooNewError
+        ? faultError(path, "too_new", e.message)
+        : this.#fault(e);
+    }
+  }
+
+  /** A failure of the file as a one-line error naming it and the fix (see `faults.ts`). */
+  #fault(e: unknown): unknown {
+    return storeFault(this.path, e);
+  }
+
+  /** Runs one store operation, reporting a failure of the file as its fault. */
+  #op<T>(fn: () => T): Promise<T> {
+    return Promise.resolve().then(() => this.#guard(fn));
+  }
+
+  /** {@link #op} for the synchronous exports. */
+  #guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw this.#fault(e);
     }
   }
 
@@ -198,7 +224,7 @@ export class SqliteStore implements Store {
   // --- Touches -------------------------------------------------------------
 
   recordTouches(touches: NewTouch[]): Promise<number> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       for (const t of touches) requireUser(t.user_id);
       if (touches.length === 0) return 0;
       const sql = `INSERT INTO touches (id, user_id, session_id, provenance, address, kind,
@@ -237,7 +263,7 @@ export class SqliteStore implements Store {
   }
 
   listTouches(userId: string, query: TouchQuery = {}): Promise<Touch[]> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       requireUser(userId);
       const rows = this.#stmt(
         `SELECT * FROM touches WHERE user_id = $user
@@ -261,7 +287,7 @@ export class SqliteStore implements Store {
     leaseMs: number,
     retrySettledBefore?: string,
   ): Promise<Touch[]> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       const now = Date.now();
       const rows = this.#write(() =>
         this.#all(
@@ -289,25 +315,30 @@ export class SqliteStore implements Store {
   }
 
   settleTouch(id: string, owner: string, settlement: Settlement): Promise<void> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       const held = "id = ? AND lease_owner = ? AND status = 'pending'";
       if (settlement.status === "pending") {
+        const failure = settlement.failure ?? null;
         this.#run(
-          `UPDATE touches SET lease_owner = NULL, lease_until = NULL WHERE ${held}`,
+          `UPDATE touches SET lease_owner = NULL, lease_until = NULL,
+             failures = failures + (? IS NOT NULL), detail = coalesce(?, detail) WHERE ${held}`,
+          failure,
+          failure,
           id,
           owner,
         );
         return;
       }
-      const [target, reason] = settlement.status === "resolved"
-        ? [settlement.target, null]
-        : [null, settlement.reason];
+      const [target, reason, detail] = settlement.status === "resolved"
+        ? [settlement.target, null, null]
+        : [null, settlement.reason, settlement.detail ?? null];
       this.#run(
-        `UPDATE touches SET status = ?, target = coalesce(?, target), reason = ?, settled_at = ?,
-           lease_owner = NULL, lease_until = NULL WHERE ${held}`,
+        `UPDATE touches SET status = ?, target = coalesce(?, target), reason = ?, detail = ?,
+           settled_at = ?, lease_owner = NULL, lease_until = NULL WHERE ${held}`,
         settlement.status,
         target,
         reason,
+        detail,
         new Date().toISOString(),
         id,
         owner,
@@ -324,15 +355,19 @@ export class SqliteStore implements Store {
     const where = `user_id = $user AND ($session IS NULL OR session_id = $session)
       AND ($since IS NULL OR recorded_at >= $since) AND ($before IS NULL OR recorded_at < $before)
       AND ($address IS NULL OR address = $address OR target = $address)`;
-    if (options.dryRun) {
-      return (this.#stmt(`SELECT * FROM touches WHERE ${where} ORDER BY recorded_at, rowid`)
-        .all(params) as Row[]).map(touchFromRow);
+    try {
+      if (options.dryRun) {
+        return (this.#stmt(`SELECT * FROM touches WHERE ${where} ORDER BY recorded_at, rowid`)
+          .all(params) as Row[]).map(touchFromRow);
+      }
+      const rows = this.#write(() =>
+        this.#stmt(`DELETE FROM touches WHERE ${where} RETURNING *`).all(params) as Row[]
+      );
+      if (rows.length > 0) await this.#scrub();
+      return rows.map(touchFromRow).sort(byRecorded);
+    } catch (e) {
+      throw this.#fault(e);
     }
-    const rows = this.#write(() =>
-      this.#stmt(`DELETE FROM touches WHERE ${where} RETURNING *`).all(params) as Row[]
-    );
-    if (rows.length > 0) await this.#scrub();
-    return rows.map(touchFromRow).sort(byRecorded);
   }
 
   /**
@@ -576,7 +611,7 @@ export class SqliteStore implements Store {
    * one commit per call would hold the write lock while hooks wait.
    */
   putResources(writes: ResourceWrite[]): Promise<void> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       for (let i = 0; i < writes.length; i += WRITE_GROUP) {
         this.#write(() => {
           for (const w of writes.slice(i, i + WRITE_GROUP)) this.#putOne(w);
@@ -605,7 +640,7 @@ export class SqliteStore implements Store {
   }
 
   getResource(address: string): Promise<Resource | null> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       const row = this.#get(
         `SELECT r.id, r.address, r.fetched_at, r.updated_at, r.etag, d.data
          FROM resources r JOIN resource_data d ON d.id = r.id
@@ -635,7 +670,7 @@ export class SqliteStore implements Store {
   }
 
   getHeads(addresses: string[]): Promise<Map<string, ResourceHead>> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       const heads = new Map<string, ResourceHead>();
       if (addresses.length === 0) return heads;
       const cols = "r.node_id, r.kind, r.address, r.title, r.fetched_at, r.updated_at, r.etag";
@@ -668,7 +703,7 @@ export class SqliteStore implements Store {
   }
 
   touchFetchedAt(addresses: string[], fetchedAt: string): Promise<void> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       if (addresses.length === 0) return;
       const keys = JSON.stringify(addresses);
       this.#write(() => {
@@ -690,7 +725,7 @@ export class SqliteStore implements Store {
   }
 
   edges(address: string): Promise<Edge[]> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       const id = this.#resolve(address);
       if (id === null) return [];
       return this.#all(
@@ -711,7 +746,7 @@ export class SqliteStore implements Store {
   // --- Listings ------------------------------------------------------------
 
   putListing(listing: Listing, members: string[]): Promise<void> {
-    return Promise.resolve().then(() =>
+    return this.#op(() =>
       this.#write(() => {
         this.#run("DELETE FROM listing_members WHERE listing_key = ?", listing.key);
         const seen = new Set<number>();
@@ -764,14 +799,14 @@ export class SqliteStore implements Store {
   }
 
   getListing(key: string): Promise<Listing | null> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       const row = this.#get("SELECT * FROM listings WHERE key = ?", key);
       return row ? this.#listing(row) : null;
     });
   }
 
   findListings(owner: string, repo: string, kind: ListingKind): Promise<Listing[]> {
-    return Promise.resolve().then(() =>
+    return this.#op(() =>
       this.#all(
         "SELECT * FROM listings WHERE owner = ? AND repo = ? AND listing = ? ORDER BY key",
         owner.toLowerCase(),
@@ -785,7 +820,7 @@ export class SqliteStore implements Store {
     key: string,
     range?: { offset: number; limit: number },
   ): Promise<ListingMember[]> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       const from = Math.max(0, range?.offset ?? 0);
       const to = range ? from + Math.max(0, range.limit) : Number.MAX_SAFE_INTEGER;
       // Rows as arrays: a 10,000-member listing is read whole for subsumption.
@@ -819,7 +854,7 @@ export class SqliteStore implements Store {
   // --- Reports -------------------------------------------------------------
 
   userStats(userId: string, since?: string): Promise<UserStats> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       requireUser(userId);
       const stats: UserStats = {
         cache_reads: { hit: 0, subsumed: 0, miss: 0 },
@@ -875,7 +910,7 @@ export class SqliteStore implements Store {
   }
 
   memoryStats(): Promise<MemoryStats> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       const resources: Record<ResourceKind, number> = { repository: 0, issue: 0, pull_request: 0 };
       for (const r of this.#all("SELECT kind, count(*) AS n FROM resources GROUP BY kind")) {
         resources[r.kind as ResourceKind] = r.n as number;
@@ -913,6 +948,10 @@ export class SqliteStore implements Store {
    * rate_limited to retry). Every user's: the machine's Sweep takes them all.
    */
   sweepSignal(since: string | null): SweepSignal {
+    return this.#guard(() => this.#sweepSignal(since));
+  }
+
+  #sweepSignal(since: string | null): SweepSignal {
     const fresh = this.#get(
       `SELECT count(*) AS n, min(recorded_at) AS oldest, max(recorded_at) AS newest
        FROM touches WHERE status = 'pending' AND recorded_at > ?`,
@@ -944,35 +983,40 @@ export class SqliteStore implements Store {
   *exportResources(batch = 200): Generator<ResourceWrite[]> {
     let after = 0;
     for (;;) {
-      const rows = this.#all(
-        `SELECT r.id, r.address, r.fetched_at, r.updated_at, r.etag, d.data
-         FROM resources r JOIN resource_data d ON d.id = r.id
-         WHERE r.id > ? ORDER BY r.id LIMIT ?`,
-        after,
-        batch,
-      );
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1].id as number;
-      yield rows.map((row) => {
-        const aliases = this.#all(
-          "SELECT key FROM aliases WHERE resource_id = ? ORDER BY key",
-          row.id,
-        ).map((a) => a.key as string);
-        const write: ResourceWrite = { resource: this.#resourceFrom(row) };
-        if (aliases.length) write.aliases = aliases;
-        return write;
+      const writes = this.#guard(() => {
+        const rows = this.#all(
+          `SELECT r.id, r.address, r.fetched_at, r.updated_at, r.etag, d.data
+           FROM resources r JOIN resource_data d ON d.id = r.id
+           WHERE r.id > ? ORDER BY r.id LIMIT ?`,
+          after,
+          batch,
+        );
+        if (rows.length) after = rows[rows.length - 1].id as number;
+        return rows.map((row) => {
+          const aliases = this.#all(
+            "SELECT key FROM aliases WHERE resource_id = ? ORDER BY key",
+            row.id,
+          ).map((a) => a.key as string);
+          const write: ResourceWrite = { resource: this.#resourceFrom(row) };
+          if (aliases.length) write.aliases = aliases;
+          return write;
+        });
       });
+      if (writes.length === 0) return;
+      yield writes;
     }
   }
 
   /** Every stored Listing with its member addresses in order (what `putListing` takes). */
   *exportListings(): Generator<{ listing: Listing; members: string[] }> {
-    for (const row of this.#all("SELECT * FROM listings ORDER BY key")) {
+    for (const row of this.#guard(() => this.#all("SELECT * FROM listings ORDER BY key"))) {
       const listing = this.#listing(row);
-      const members = this.#all(
-        `SELECT r.address FROM listing_members m JOIN resources r ON r.id = m.resource_id
-         WHERE m.listing_key = ? ORDER BY m.position`,
-        listing.key,
+      const members = this.#guard(() =>
+        this.#all(
+          `SELECT r.address FROM listing_members m JOIN resources r ON r.id = m.resource_id
+           WHERE m.listing_key = ? ORDER BY m.position`,
+          listing.key,
+        )
       ).map((m) => m.address as string);
       yield { listing, members };
     }
@@ -984,7 +1028,7 @@ export class SqliteStore implements Store {
    * records here only; the drain copies them and calls {@link markExported}.
    */
   unexportedTouches(limit: number): Promise<Touch[]> {
-    return Promise.resolve().then(() =>
+    return this.#op(() =>
       this.#all(
         `SELECT * FROM touches WHERE exported_at IS NULL ORDER BY recorded_at, rowid LIMIT ?`,
         limit,
@@ -994,7 +1038,7 @@ export class SqliteStore implements Store {
 
   /** Marks Touches as copied to the shared store, so the outbox never sends them twice. */
   markExported(ids: string[], at: string): Promise<void> {
-    return Promise.resolve().then(() => {
+    return this.#op(() => {
       if (ids.length === 0) return;
       this.#run(
         `UPDATE touches SET exported_at = ?
@@ -1002,6 +1046,24 @@ export class SqliteStore implements Store {
         at,
         JSON.stringify(ids),
       );
+    });
+  }
+
+  /**
+   * Takes the write lock and writes, then rolls back: fails as a hook's
+   * write would on this file (locked, read-only, in a read-only directory),
+   * and changes nothing.
+   */
+  probeWrite(): Promise<void> {
+    return this.#op(() => {
+      this.#db.exec("BEGIN IMMEDIATE");
+      try {
+        const { user_version } = this.#get("PRAGMA user_version") as { user_version: number };
+        // Rewrites the header page with the value it already holds; pragmas take no bound parameters.
+        this.#db.exec(`PRAGMA user_version = ${Number(user_version)}`);
+      } finally {
+        this.#db.exec("ROLLBACK");
+      }
     });
   }
 
@@ -1015,6 +1077,6 @@ export class SqliteStore implements Store {
  * Opens (creating if needed) the embedded store at `path`. Cheap when the
  * schema is current: one pragma read, no statement prepared in advance.
  */
-export function openEmbeddedStore(path: string): SqliteStore {
-  return new SqliteStore(path);
+export function openEmbeddedStore(path: string, options: OpenOptions = {}): SqliteStore {
+  return new SqliteStore(path, options);
 }

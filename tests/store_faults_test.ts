@@ -1,0 +1,355 @@
+/**
+ * Damaged stores through real processes: a file that is not a database, a
+ * truncated one, a data directory that cannot be written, a read-only
+ * database, and one locked by another process. Every command says so in one
+ * line naming the file and the fix and exits 1; `doctor` fails the store
+ * check with that fix; the hook exits 0 within its time, prints nothing and
+ * logs which Touch it lost and why.
+ */
+
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import {
+  bashCallPayload,
+  permissionsEnforceable,
+  type RunResult,
+  type Sandbox,
+  sandbox,
+} from "./helpers.ts";
+
+/** A Claude Code Bash call of `gh issue view N`. */
+function hookPayload(n: number): string {
+  return bashCallPayload(`gh issue view ${n} -R faults-org/repo`, {
+    session: "faults-session",
+    toolUse: `toolu_faults_${n}`,
+  });
+}
+
+/** The commands that use the store, with arguments that make each one reach it. */
+const COMMANDS: string[][] = [
+  ["touches"],
+  ["lookup", "faults-org/repo#1"],
+  ["sweep"],
+  ["stats"],
+  ["serve-mcp"],
+  ["migrate", "--to", "bolt://127.0.0.1:9"],
+];
+
+/** One line on stderr naming the file, nothing on stdout, exit 1, no trace. */
+function assertOneLine(r: RunResult, command: string, message: RegExp): void {
+  assert.equal(r.code, 1, `${command}: ${r.stderr}`);
+  assert.equal(r.stdout, "", command);
+  const lines = r.stderr.split("\n").filter((l) => l !== "");
+  assert.equal(lines.length, 1, `${command} printed one line: ${r.stderr}`);
+  assert.ok(lines[0].startsWith(`rgraph ${command}: `), lines[0]);
+  assert.match(lines[0], message, command);
+  assert.doesNotMatch(r.stderr, /internal error|\bat .*\.ts:\d+/, command);
+}
+
+/** `pattern` with the sandbox's store path in it, matched literally. */
+function naming(sb: Sandbox, before: string, after: string): RegExp {
+  const path = sb.dbPath.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return new RegExp(`${before}${path}${after}`);
+}
+
+async function hookLog(sb: Sandbox): Promise<string> {
+  try {
+    return await Deno.readTextFile(`${sb.dir}/data/rgraph/hook.log`);
+  } catch {
+    return "";
+  }
+}
+
+/** Runs the hook for issue `n`: it must exit 0, print nothing, and log the lost Touch. */
+async function assertHookLoses(
+  sb: Sandbox,
+  n: number,
+  why: RegExp,
+  unprivileged = false,
+): Promise<number> {
+  const before = await hookLog(sb);
+  const started = performance.now();
+  const r = await sb.rgraph(["hook", "claude-code"], { stdin: hookPayload(n), unprivileged });
+  const elapsed = performance.now() - started;
+  assert.deepEqual([r.code, r.stdout, r.stderr], [0, "", ""]);
+  const added = (await hookLog(sb)).slice(before.length).trim().split("\n");
+  assert.equal(added.length, 1, added.join("\n"));
+  assert.match(
+    added[0],
+    new RegExp(
+      `claude-code: lost 1 Touch \\(github:faults-org/repo#${n}; session faults-session\\), not recorded: `,
+    ),
+  );
+  assert.match(added[0], why);
+  return elapsed;
+}
+
+/** `doctor --json`: the failing store line carries the fault and its fix. */
+async function doctorStore(sb: Sandbox, check: string, unprivileged = false) {
+  const r = await sb.rgraph(["doctor", "--json", "--dir", sb.dir], { unprivileged });
+  assert.equal(r.code, 1, r.stderr);
+  const checks = JSON.parse(r.stdout) as {
+    check: string;
+    ok: boolean;
+    detail: string;
+    fix: string;
+  }[];
+  const c = checks.find((x) => x.check === check);
+  assert.ok(c, `doctor has a '${check}' line: ${r.stdout}`);
+  assert.equal(c.ok, false, JSON.stringify(c));
+  return c;
+}
+
+/** Records Touches through the hook, so the store exists with real content. */
+async function seed(sb: Sandbox, count: number): Promise<void> {
+  for (let n = 100; n < 100 + count; n++) {
+    const r = await sb.rgraph(["hook", "claude-code"], { stdin: hookPayload(n) });
+    assert.equal(r.code, 0, r.stderr);
+  }
+  assert.equal(await hookLog(sb), "");
+}
+
+Deno.test("a file that is not a database: every command says so in one line with the fix; the hook logs the lost Touch", async () => {
+  const sb = await sandbox();
+  try {
+    await Deno.mkdir(`${sb.dir}/data`, { recursive: true });
+    // Random bytes: no SQLite header.
+    await Deno.writeFile(sb.dbPath, crypto.getRandomValues(new Uint8Array(8192)).map((b) => b | 1));
+    const fault = naming(
+      sb,
+      "the store ",
+      " is not a database \\(file is not a database\\): .*move it aside \\(mv ",
+    );
+    for (const args of COMMANDS) assertOneLine(await sb.rgraph(args), args[0], fault);
+    const c = await doctorStore(sb, "store");
+    assert.match(c.detail, naming(sb, "^the store ", " is not a database"));
+    assert.match(c.fix, /restore it from a backup, or move it aside/);
+    await assertHookLoses(sb, 1, /is not a database/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a truncated database: every command calls it damaged in one line with the fix; the hook logs the lost Touch", async () => {
+  const sb = await sandbox();
+  try {
+    await seed(sb, 30);
+    // Three pages of a bigger file: the schema survives, the tables do not.
+    assert.ok((await Deno.stat(sb.dbPath)).size > 3 * 4096);
+    await Deno.truncate(sb.dbPath, 3 * 4096);
+    const fault = naming(
+      sb,
+      "the store ",
+      " is damaged \\(database disk image is malformed\\): restore it from a backup",
+    );
+    for (const args of COMMANDS) assertOneLine(await sb.rgraph(args), args[0], fault);
+    assert.match((await doctorStore(sb, "store")).detail, /is damaged/);
+    await assertHookLoses(sb, 1, /is damaged/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a data directory that cannot be created: one line naming the store and the fix", async () => {
+  const sb = await sandbox();
+  try {
+    // A file where the store's directory should be.
+    await Deno.writeTextFile(`${sb.dir}/data`, "not a directory");
+    const fault = naming(
+      sb,
+      "cannot open the store ",
+      " \\(.*\\): make its directory writable or set \\[store\\] path",
+    );
+    for (const args of COMMANDS.filter(([c]) => c !== "migrate")) {
+      assertOneLine(await sb.rgraph(args), args[0], fault);
+    }
+    assert.match((await doctorStore(sb, "store")).fix, /make its directory writable/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test({
+  name:
+    "a data directory that is not writable: one line naming the store and the fix; the hook logs the lost Touch",
+  ignore: !permissionsEnforceable(),
+  async fn() {
+    const sb = await sandbox();
+    try {
+      await Deno.mkdir(`${sb.dir}/data`, { recursive: true });
+      await Deno.chmod(`${sb.dir}/data`, 0o555);
+      const fault = naming(
+        sb,
+        "cannot open the store ",
+        " \\(unable to open database file.*\\): make its directory writable",
+      );
+      for (const args of COMMANDS.filter(([c]) => c !== "migrate")) {
+        assertOneLine(await sb.rgraph(args, { unprivileged: true }), args[0], fault);
+      }
+      assert.match((await doctorStore(sb, "store", true)).detail, /cannot open the store/);
+      // The hook log lives in the same directory: make a writable one beside the store's.
+      await Deno.chmod(`${sb.dir}/data`, 0o755);
+      await Deno.mkdir(`${sb.dir}/data/rgraph`);
+      await Deno.chmod(`${sb.dir}/data`, 0o555);
+      await assertHookLoses(sb, 1, /cannot open the store/, true);
+    } finally {
+      await Deno.chmod(`${sb.dir}/data`, 0o755);
+      await sb.cleanup();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a read-only database: writes fail in one line with the fix, reads still answer; doctor fails 'store writable'; the hook logs the lost Touch",
+  ignore: !permissionsEnforceable(),
+  async fn() {
+    const sb = await sandbox();
+    try {
+      await seed(sb, 1);
+      await Deno.chmod(sb.dbPath, 0o444);
+      const fault = naming(
+        sb,
+        "the store ",
+        " is read-only \\(attempt to write a readonly database\\): let rgraph write it",
+      );
+      for (const args of [["lookup", "faults-org/repo#1"], ["sweep"]]) {
+        assertOneLine(await sb.rgraph(args, { unprivileged: true }), args[0], fault);
+      }
+      const t = await sb.rgraph(["touches", "--json"], { unprivileged: true });
+      assert.equal(t.code, 0, t.stderr);
+      assert.deepEqual(JSON.parse(t.stdout).map((x: { address: string }) => x.address), [
+        "github:faults-org/repo#100",
+      ]);
+      assert.equal((await sb.rgraph(["stats"], { unprivileged: true })).code, 0);
+      const c = await doctorStore(sb, "store writable", true);
+      assert.match(c.detail, /is read-only/);
+      assert.match(c.fix, /chmod u\+w /);
+      await assertHookLoses(sb, 1, /is read-only/, true);
+      // Writable again: doctor passes, and the next hook records.
+      for (const suffix of ["", "-wal", "-shm"]) {
+        await Deno.chmod(`${sb.dbPath}${suffix}`, 0o644).catch(() => {});
+      }
+      const d = await sb.rgraph(["doctor", "--json", "--dir", sb.dir], { unprivileged: true });
+      const checks = JSON.parse(d.stdout) as { check: string; ok: boolean }[];
+      assert.equal(checks.find((x) => x.check === "store writable")?.ok, true);
+    } finally {
+      await sb.cleanup();
+    }
+  },
+});
+
+/**
+ * Holds the store's write lock from this process (another process to every
+ * `rgraph` the test runs) while `fn` runs; `exclusive` also shuts readers out.
+ */
+async function withLock(path: string, exclusive: boolean, fn: () => Promise<void>): Promise<void> {
+  const db = new DatabaseSync(path);
+  try {
+    if (exclusive) {
+      db.exec("PRAGMA locking_mode = EXCLUSIVE");
+      db.exec("BEGIN IMMEDIATE; DELETE FROM touches WHERE 0; COMMIT");
+      db.exec("BEGIN IMMEDIATE");
+    } else {
+      db.exec("BEGIN IMMEDIATE");
+    }
+    await fn();
+  } finally {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    db.close();
+  }
+}
+
+Deno.test("a store another process holds the write lock on: the hook gives up within a second and logs the lost Touch; writers fail in one line; readers answer", async () => {
+  const sb = await sandbox();
+  try {
+    await seed(sb, 1);
+    // Same-run reference: the same hook with nothing in its way.
+    const reference = performance.now();
+    const free = await sb.rgraph(["hook", "claude-code"], { stdin: hookPayload(2) });
+    const unlocked = performance.now() - reference;
+    assert.equal(free.code, 0);
+    await withLock(sb.dbPath, false, async () => {
+      const locked = await assertHookLoses(sb, 3, /is locked by another process/);
+      assert.ok(
+        locked - unlocked < 1000,
+        `the hook waited ${Math.round(locked - unlocked)} ms longer than without the lock`,
+      );
+      const fault = naming(
+        sb,
+        "the store ",
+        " is locked by another process \\(database is locked\\): wait for that process",
+      );
+      const [lookup, sweep, touches] = await Promise.all([
+        sb.rgraph(["lookup", "faults-org/repo#1"]),
+        sb.rgraph(["sweep"]),
+        sb.rgraph(["touches", "--json"]),
+      ]);
+      assertOneLine(lookup, "lookup", fault);
+      assertOneLine(sweep, "sweep", fault);
+      assert.equal(touches.code, 0, touches.stderr);
+      assert.equal(JSON.parse(touches.stdout).length, 2, "readers are not blocked by a writer");
+      assert.match(
+        (await doctorStore(sb, "store writable")).detail,
+        /is locked by another process/,
+      );
+    });
+    // Lock released: nothing else was lost, and the hook records again.
+    assert.equal((await sb.rgraph(["hook", "claude-code"], { stdin: hookPayload(3) })).code, 0);
+    const t = await sb.rgraph(["touches", "--json"]);
+    assert.deepEqual(JSON.parse(t.stdout).map((x: { address: string }) => x.address), [
+      "github:faults-org/repo#100",
+      "github:faults-org/repo#2",
+      "github:faults-org/repo#3",
+    ]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a store another process holds exclusively: every command says it is locked in one line; the hook gives up and logs", async () => {
+  const sb = await sandbox();
+  try {
+    await seed(sb, 1);
+    await withLock(sb.dbPath, true, async () => {
+      const fault = naming(sb, "the store ", " is locked by another process");
+      const [doctor, ...results] = await Promise.all([
+        doctorStore(sb, "store"),
+        ...COMMANDS.map((args) => sb.rgraph(args)),
+      ]);
+      results.forEach((r, i) => assertOneLine(r, COMMANDS[i][0], fault));
+      assert.match(doctor.detail, /is locked by another process/);
+      await assertHookLoses(sb, 1, /is locked by another process/);
+    });
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("an internal error prints one line saying where its full trace was saved, never the trace itself", async () => {
+  const sb = await sandbox();
+  try {
+    const { openEmbeddedStore } = await import("../lib/store/mod.ts");
+    const { issue } = await import("./store_contract.ts");
+    const store = openEmbeddedStore(sb.dbPath);
+    await store.putResources([{ resource: issue(7) }]);
+    await store.close();
+    // Content SQLite cannot see is wrong: to rgraph, as if its own writer had a bug.
+    const db = new DatabaseSync(sb.dbPath);
+    db.exec('UPDATE resource_data SET data = \'{"kind": "issue", \' ');
+    db.close();
+    const r = await sb.rgraph(["lookup", "acme/rocket#7"]);
+    assert.equal(r.code, 70);
+    assert.equal(r.stdout, "");
+    const log = `${sb.dir}/data/rgraph/error.log`;
+    assert.match(
+      r.stderr,
+      new RegExp(`^rgraph lookup: internal error: SyntaxError: .* \\(full trace in ${log}\\)\\n$`),
+    );
+    const trace = await Deno.readTextFile(log);
+    assert.match(trace, /^\d{4}-\d\d-\d\dT[\d:.]+Z rgraph \d+\.\d+\.\d+ lookup: SyntaxError: /);
+    assert.match(trace, /\n\s+at .*store\.ts:\d+/, "the saved trace has the stack");
+  } finally {
+    await sb.cleanup();
+  }
+});
