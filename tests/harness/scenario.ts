@@ -171,6 +171,21 @@ const short = (v: unknown, n = 1500) => {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 };
 
+/** The hook's notes of `resource` calls left unclaimed, per data directory (they tie a Cache Read to its call). */
+function memoryReadNotes(world: World): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const dir of world.dataDirs) {
+    try {
+      out[dir] = [...Deno.readDirSync(`${dir}/memory-reads`)].map((e) =>
+        Deno.readTextFileSync(`${dir}/memory-reads/${e.name}`)
+      );
+    } catch {
+      // no notes there
+    }
+  }
+  return out;
+}
+
 /** Every file `rgraph install` may have written for the harness, relative to the project. */
 const INSTALLED_FILES: Record<string, string[]> = {
   "claude-code": [".claude/settings.json", ".mcp.json"],
@@ -297,7 +312,8 @@ async function scenario(
     const mine = touches.filter((x) => sessionId !== null && x.session_id === sessionId);
     const evidence = () =>
       `\ntouches: ${short(touches.filter((x) => x.session_id !== "seed-session"), 3000)}` +
-      `\nhook.log: ${short(world.hookLog(), 1500)}`;
+      `\nhook.log: ${short(world.hookLog(), 1500)}` +
+      `\nunclaimed memory-read notes: ${short(memoryReadNotes(world), 1500)}`;
 
     if (KEEP) {
       await Deno.writeTextFile(
