@@ -30,6 +30,7 @@ import {
 } from "./model_server.ts";
 import {
   FETCHED_ISSUE,
+  harnessBinDir,
   LINKED_ISSUE,
   locate,
   makeWorld,
@@ -206,7 +207,7 @@ export function harnessTests(spec: HarnessSpec): void {
     if (IN_CI) {
       Deno.test(`${spec.label}: ${what} is installed (CI=true)`, () => {
         assert.fail(
-          `${pin.bin} not found in the harness bin dir: .ci/run installs ${what} and sets RGRAPH_HARNESS_BIN_DIR`,
+          `${harnessBinDir()}/${pin.bin} does not exist: .ci/run installs ${what} and sets RGRAPH_HARNESS_BIN_DIR`,
         );
       });
     } else {
