@@ -243,10 +243,8 @@ async function scenario(
   const base = { world, model, bin, pin, variant };
   const ctx: Ctx = { ...base, env: { ...world.env, ...spec.env(base), ...variant.env } };
   const isDefault = variant.variant === "default" && !variant.env;
-  // A failed step fails the test; the next steps still run, so one run lists every gap.
-  const step = async (name: string, fn: () => Promise<void> | void) => {
-    await t.step(name, fn);
-  };
+  // Each assertion is a step: a failed step fails the test, the next steps still run, so one run
+  // lists every gap.
   try {
     const install = await world.rgraph(["install", spec.name, "--scope", "project"]);
     assert.equal(
@@ -257,7 +255,7 @@ async function scenario(
 
     // issue 11 (fix 2): every command `rgraph install` writes names the config file as an
     // absolute path, so no harness environment decides which config (and data) a process uses.
-    await step(
+    await t.step(
       "issue 11: every command rgraph install wrote names the config file by absolute path",
       async () => {
         const missing: string[] = [];
@@ -271,7 +269,7 @@ async function scenario(
 
     await spec.configure(ctx);
 
-    await step(`${pin.pkg}@${pin.version} is the binary that runs`, async () => {
+    await t.step(`${pin.pkg}@${pin.version} is the binary that runs`, async () => {
       const r = await run([bin, "--version"], {
         cwd: world.project,
         env: ctx.env,
@@ -283,7 +281,7 @@ async function scenario(
     if (isDefault && spec.trust) {
       // issue 11 (fix 2): doctor detects the silent skips — Codex hooks not trusted,
       // Copilot/Gemini folder not trusted — each with the one command or setting that fixes it.
-      await step(
+      await t.step(
         "issue 11: before the project is trusted, rgraph doctor fails and says how to trust it",
         async () => {
           const d = await world.rgraph(["doctor", "--dir", world.project]);
@@ -293,7 +291,7 @@ async function scenario(
       );
       if (spec.untrusted) {
         const u = spec.untrusted;
-        await step(`harness fact: ${u.name}`, () => u.check(ctx));
+        await t.step(`harness fact: ${u.name}`, () => u.check(ctx));
       }
     }
 
@@ -329,7 +327,7 @@ async function scenario(
       console.log(`kept ${world.root}`);
     }
 
-    await step("the session ran to the end of its script", () => {
+    await t.step("the session ran to the end of its script", () => {
       assert.ok(
         !session.run.timedOut,
         `timed out after ${session.run.ms} ms:\n${short(session.run.stderr, 3000)}`,
@@ -345,7 +343,7 @@ async function scenario(
       );
     });
 
-    await step(
+    await t.step(
       `a FETCHED Touch of the gh command, with the session id${
         spec.callIds ? " and tool-call id" : ""
       }`,
@@ -361,7 +359,7 @@ async function scenario(
       },
     );
 
-    await step(
+    await t.step(
       "a PROMPTED Touch of the prompt's link, with the session id, and nothing else from the prompt",
       () => {
         const prompted = mine.filter((x) => x.provenance === "PROMPTED").map((x) => x.address);
@@ -371,7 +369,7 @@ async function scenario(
 
     if (spec.hintChannel) {
       // issue 11 (fix 3) for Copilot (flat additionalContext) and OpenCode (system transform).
-      await step(
+      await t.step(
         `${spec.hintChannel === true ? "" : "issue 11: "}the session hint reaches the model`,
         () => {
           assert.ok(
@@ -381,7 +379,7 @@ async function scenario(
         },
       );
       // issue 11 (fix 6): the hint names the tool as this harness presents it.
-      await step(
+      await t.step(
         `issue 11: the session hint names the tool as ${spec.label} presents it (${spec.presentedTool})`,
         () => {
           // The hint is one line; a harness may put it inside a longer text.
@@ -399,7 +397,7 @@ async function scenario(
 
     if (spec.nudgeChannel) {
       // issue 11 (fix 3) for Copilot: a flat additionalContext on preToolUse.
-      await step(
+      await t.step(
         `${
           spec.nudgeChannel === true ? "" : "issue 11: "
         }the Nudge for the gh command reaches the model`,
@@ -412,7 +410,7 @@ async function scenario(
       );
     }
 
-    await step("the resource answer reaches the model", () => {
+    await t.step("the resource answer reaches the model", () => {
       const r = resultOf(model, spec.steps, spec.resourceStep);
       assert.ok(r, "the model never received a result of the resource call");
       assert.ok(r.text.includes(HIT), `tool result the model got: ${short(r.text, 800)}`);
@@ -421,7 +419,7 @@ async function scenario(
     // issue 11 (fix 2): the Cache Read is claimed by the ids the harness sends (Codex
     // `_meta.callId`/`sessionId`, Claude Code's tool-use id), by address only when there is none,
     // never across sessions; OpenCode's plugin waits for the hook on `resource`.
-    await step(
+    await t.step(
       `the Cache Read is recorded once, tied to the session${
         spec.callIds ? " and the tool call" : ""
       }`,
@@ -439,7 +437,7 @@ async function scenario(
 
     // issue 11 (fix 2): doctor runs each installed command as a harness would, so it says
     // "ok" only when the harness can actually use rgraph.
-    await step(
+    await t.step(
       "issue 11: rgraph doctor tells the truth (ok exactly when the resource answer reached the model)",
       () => {
         const reached = resultOf(model, spec.steps, spec.resourceStep)?.text.includes(HIT) ===
@@ -454,7 +452,7 @@ async function scenario(
 
     if (isDefault) {
       // issue 11 (fix 4): doctor prints each installed harness's version and the pinned one.
-      await step(
+      await t.step(
         `issue 11: rgraph doctor names ${spec.label}'s installed version and the pinned ${pin.version}`,
         () => {
           const out = doctor.stdout + doctor.stderr;

@@ -213,6 +213,15 @@ export const LINKED_ISSUE = 8;
 /** Makes the world: HOME, project, config, seeded memory; rgraph is not installed yet. */
 export async function makeWorld(options: WorldOptions): Promise<World> {
   const root = await Deno.makeTempDir({ prefix: `rgraph-harness-${options.harness}-` });
+  try {
+    return await build(root, options);
+  } catch (e) {
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+    throw e;
+  }
+}
+
+async function build(root: string, options: WorldOptions): Promise<World> {
   const home = `${root}/home`;
   const project = `${root}/project`;
   await Deno.mkdir(`${home}/.cache`, { recursive: true });
