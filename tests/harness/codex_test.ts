@@ -161,7 +161,11 @@ harnessTests({
   label: "Codex",
   variants: [
     { variant: "default", label: "config in ~/.config/rgraph" },
+    // issue 11: Codex gives MCP servers an allow-listed environment without RGRAPH_CONFIG, so
+    // serve-mcp exits "no identity configured" and the resource tool never reaches the model.
     { variant: "RGRAPH_CONFIG", label: "config named by RGRAPH_CONFIG" },
+    // issue 11: nor XDG_DATA_HOME: the hook notes the resource call under one data directory and
+    // serve-mcp looks in another, so the Cache Read loses its session and call.
     { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
   ],
   steps: [

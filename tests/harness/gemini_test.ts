@@ -43,6 +43,8 @@ harnessTests({
     { variant: "default", label: "config in ~/.config/rgraph" },
     { variant: "RGRAPH_CONFIG", label: "config named by RGRAPH_CONFIG" },
     { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
+    // issue 11: under a CI-like environment Gemini strips unknown variables, RGRAPH_CONFIG among
+    // them, from hooks and MCP servers: nothing is recorded and serve-mcp has no identity.
     {
       variant: "RGRAPH_CONFIG",
       label: "config named by RGRAPH_CONFIG under CI (GITHUB_SHA set)",

@@ -35,7 +35,9 @@ harnessTests({
   ],
   shellStep: 0,
   resourceStep: 1,
-  // tool.execute.before has the model's call id.
+  // tool.execute.before has the model's call id. issue 11: the plugin does not wait for
+  // `rgraph hook`, so its note of the resource call lands after serve-mcp answered and the Cache
+  // Read has no session (the Cache Read step fails in every variant).
   callIds: true,
   // issue 11 (fix 3): a plugin's experimental.chat.system.transform reaches every request.
   hintChannel: "issue 11",

@@ -359,6 +359,8 @@ async function scenario(
       },
     );
 
+    // Also issue 11 (fix 5): rgraph ignores its own hint text when a harness (Gemini's BeforeAgent
+    // `<hook_context>`) hands it back inside the prompt.
     await t.step(
       "a PROMPTED Touch of the prompt's link, with the session id, and nothing else from the prompt",
       () => {
@@ -410,6 +412,8 @@ async function scenario(
       );
     }
 
+    // issue 11 (fix 2): fails where the harness does not pass the environment that names the config
+    // (Codex's MCP servers never get RGRAPH_CONFIG; Gemini strips it under GITHUB_SHA).
     await t.step("the resource answer reaches the model", () => {
       const r = resultOf(model, spec.steps, spec.resourceStep);
       assert.ok(r, "the model never received a result of the resource call");
