@@ -57,3 +57,21 @@ Deno.test("[store] path: ~/ is the home directory; a relative path is refused", 
 Deno.test("a config saved with a byte-order mark reads like any other", () => {
   assert.equal(parseConfig(`\uFEFF[identity]\nuser_id = "win"`, "/c.toml").identity.user_id, "win");
 });
+
+Deno.test("the data directory is the store's folder, whatever the environment says", () => {
+  const c = parseConfig(`[store]\npath = "/srv/rgraph/memory.db"`, "/c.toml");
+  assert.equal(c.data_dir, "/srv/rgraph");
+  const before = Deno.env.get("XDG_DATA_HOME");
+  Deno.env.set("XDG_DATA_HOME", "/somewhere/else");
+  try {
+    assert.equal(
+      parseConfig(`[store]\npath = "/srv/rgraph/memory.db"`, "/c.toml").data_dir,
+      "/srv/rgraph",
+    );
+    // Without a store path, the default store and its folder follow XDG_DATA_HOME.
+    assert.equal(parseConfig("", "/c.toml").data_dir, "/somewhere/else/rgraph");
+  } finally {
+    if (before === undefined) Deno.env.delete("XDG_DATA_HOME");
+    else Deno.env.set("XDG_DATA_HOME", before);
+  }
+});

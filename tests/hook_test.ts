@@ -395,7 +395,7 @@ Deno.test("bad input to the hook: unknown harness, unknown flag, non-JSON, a bro
       assert.deepEqual([r.code, r.stdout], [0, ""], args.join(" "));
       assert.match(await Deno.readTextFile(`${sb.dir}/data/rgraph/hook.log`), logged);
     }
-    await Deno.mkdir(`${sb.dir}/data`, { recursive: true });
+    await Deno.mkdir(`${sb.dir}/data/rgraph`, { recursive: true });
     await Deno.writeTextFile(
       sb.dbPath,
       "this is not a SQLite database, just some text ".repeat(100),

@@ -189,22 +189,25 @@ for (const harness of Object.keys(EXPECT) as Harness[]) {
       // rgraph's hooks: one per event, running `hook <harness>`.
       const hooksText = installed.get(expect.hooks);
       assert.ok(hooksText, `${expect.hooks} was not written`);
+      // Every command names the config file by absolute path: harnesses may pass no RGRAPH_CONFIG.
+      const named = `--config ${box.configPath}`;
       if (harness === "opencode") {
         assert.match(hooksText, /"hook", "opencode"|hook.*opencode/);
-        assert.match(hooksText, /^const RGRAPH_COMMAND = \[.+\];/m);
+        const argv = JSON.parse(/^const RGRAPH_COMMAND = (\[.+\]);/m.exec(hooksText)![1]);
+        assert.deepEqual(argv.slice(-2), ["--config", box.configPath]);
       } else {
         const doc = readConfig(expect.hooks, hooksText);
         for (const event of expect.events) {
           const ours = hookCommands(doc, event, expect.grouped).filter((c) => / hook /.test(c));
           const tail = harness === "copilot" ? `hook copilot --event ${event}` : `hook ${harness}`;
           assert.equal(ours.length, 1, `${event}: ${ours.length} rgraph hooks`);
-          assert.ok(ours[0].endsWith(tail), `${event}: ${ours[0]}`);
+          assert.ok(ours[0].endsWith(`${named} ${tail}`), `${event}: ${ours[0]}`);
         }
         if (harness === "claude-code") assert.equal(doc.hooks.PreToolUse.at(-1).matcher, "*");
       }
       const server = at(readConfig(expect.mcp, installed.get(expect.mcp)!), expect.mcpPath);
       const argv = [server.command, ...(server.args ?? [])].flat();
-      assert.equal(argv.at(-1), "serve-mcp");
+      assert.deepEqual(argv.slice(-3), ["--config", box.configPath, "serve-mcp"]);
 
       // Twice changes nothing.
       const second = await box.rgraph(["install", harness, "--dir", dir]);
@@ -353,10 +356,16 @@ Deno.test("user scope honours CODEX_HOME; a changed --command replaces rgraph's 
     assert.equal(b.code, 0, b.stderr);
     const hooks = JSON.parse(await Deno.readTextFile(`${codexHome}/hooks.json`));
     for (const event of EXPECT.codex.events) {
-      assert.deepEqual(hookCommands(hooks, event, true), ["rgraph hook codex"]);
+      // The config file is named even after --command: a harness may pass no RGRAPH_CONFIG.
+      assert.deepEqual(hookCommands(hooks, event, true), [
+        `rgraph --config ${box.configPath} hook codex`,
+      ]);
     }
     const config = parseToml(await Deno.readTextFile(`${codexHome}/config.toml`)) as any;
-    assert.deepEqual(config.mcp_servers.rgraph, { command: "rgraph", args: ["serve-mcp"] });
+    assert.deepEqual(config.mcp_servers.rgraph, {
+      command: "rgraph",
+      args: ["--config", box.configPath, "serve-mcp"],
+    });
     assert.equal(config.features.hooks, true);
     const u = await box.rgraph(["uninstall", "codex", "--scope", "user"], { env });
     assert.equal(u.code, 0, u.stderr);

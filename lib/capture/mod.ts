@@ -29,3 +29,12 @@ export {
   memoryReadsDir,
 } from "./memory_reads.ts";
 export { nudgeText, SESSION_HINT } from "./nudge.ts";
+export { useConfigParser } from "./hook_config.ts";
+export {
+  BUNDLE_MANIFEST,
+  type BundledSource,
+  bundleIsCurrent,
+  type HookBundleManifest,
+  readBundleManifest,
+  sourceNow,
+} from "./hook_bundle.ts";

@@ -27,7 +27,10 @@ Deno.test("the invocation: a compiled rgraph by path, a checkout through deno ru
 });
 
 Deno.test("hook and MCP commands quote what the shell would split, and read back as rgraph's", () => {
-  const inv = { argv: ["/usr/bin/deno", "run", "--allow-read", "/home/me/my src/main.ts"] };
+  const inv = {
+    argv: ["/usr/bin/deno", "run", "--allow-read", "/home/me/my src/main.ts"],
+    config: null,
+  };
   const cmd = hookCommand(inv, "copilot", "preToolUse");
   assert.equal(
     cmd,
@@ -37,7 +40,9 @@ Deno.test("hook and MCP commands quote what the shell would split, and read back
   assert.ok(isRgraphHook(cmd, "copilot"));
   assert.ok(!isRgraphHook(cmd, "cursor"));
   assert.ok(isRgraphHook("/x/rgraph hook cursor", "cursor"));
-  assert.ok(isRgraphHook("custom-wrapper hook grok", "grok", { argv: ["custom-wrapper"] }));
+  assert.ok(
+    isRgraphHook("custom-wrapper hook grok", "grok", { argv: ["custom-wrapper"], config: null }),
+  );
   assert.ok(!isRgraphHook("custom-wrapper hook grok", "grok"));
   assert.ok(!isRgraphHook("./hooks/check.sh", "claude-code"));
   assert.ok(!isRgraphHook("rgraph hook claude-code && rm -rf /", "claude-code"));

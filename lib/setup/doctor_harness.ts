@@ -10,15 +10,30 @@
  * @module
  */
 
-import { adapterFor } from "../capture/mod.ts";
+import { adapterFor, bundleIsCurrent, readBundleManifest } from "../capture/mod.ts";
+import { configPath } from "../config.ts";
 import { HOOK_EVENTS, type Target } from "./harnesses.ts";
 import { contextFor, exists, type HarnessId, resolvedTargets, type Scope } from "./install.ts";
-import { shellQuote } from "./command.ts";
+import { configNamed, shellQuote, shellSplit } from "./command.ts";
 import { parseToml } from "./toml_edit.ts";
 import { type Check, type DoctorOptions, fail, firstLine, ok, stripAnsi } from "./check.ts";
 
-/** What a child process of the doctor gets besides the inherited environment: no colours. */
-const CHILD_ENV = { NO_COLOR: "1" };
+/**
+ * The environment an installed command may get from its harness: Codex gives
+ * hooks and MCP servers only these (plus SHELL and TLS variables), Gemini CLI
+ * under CI only these and its own. Doctor runs every installed command with
+ * no more (and no colours), so "ok" means it works there too.
+ */
+const HARNESS_ENV = ["HOME", "PATH", "USER", "LANG", "TERM"];
+
+function harnessEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const k of HARNESS_ENV) {
+    const v = Deno.env.get(k);
+    if (v !== undefined) env[k] = v;
+  }
+  return env;
+}
 
 /** A session-start payload in each harness's own shape. */
 function probePayload(harness: HarnessId, cwd: string): unknown {
@@ -167,11 +182,59 @@ async function scopeChecks(
       }
     }
   }
+  const installed = [
+    ...(sessionCommand === null ? [] : [shellSplit(sessionCommand)]),
+    ...(serverArgv === null ? [] : [serverArgv]),
+  ];
+  if (installed.length > 0) out.push(configCheck(label, installed, install));
   if (sessionCommand !== null) {
+    const bundle = bundleCheck(label, sessionCommand, install);
+    if (bundle) out.push(bundle);
     out.push(await probe(label, harness, sessionCommand, options, install));
   }
   if (serverArgv !== null) out.push(await mcpCheck(label, harness, serverArgv, options, install));
   return out;
+}
+
+/**
+ * Whether the installed commands name the config file this doctor reads:
+ * harnesses that pass their children no environment (Codex; Gemini CLI under
+ * CI) leave a command that names none with the default config, or none.
+ */
+function configCheck(label: string, commands: string[][], install: string): Check {
+  const name = `${label} config file`;
+  const want = configPath();
+  const named = commands.map(configNamed);
+  if (named.some((c) => c === null)) {
+    return fail(
+      name,
+      "the installed commands do not name the config file, and Codex and Gemini CLI (under CI) pass them no RGRAPH_CONFIG or XDG_* variables",
+      install,
+    );
+  }
+  const other = named.find((c) => c !== want);
+  return other === undefined ? ok(name, `every installed command names ${want}`) : fail(
+    name,
+    `the installed commands name ${other}, but this doctor reads ${want}`,
+    `${install} (or run 'rgraph --config ${shellQuote(other!)} doctor')`,
+  );
+}
+
+/** The state of the hook bundle a hook command runs, or null when it runs none. */
+function bundleCheck(label: string, command: string, install: string): Check | null {
+  const words = shellSplit(command);
+  if (words[0] !== "test" || words[1] !== "-f") return null;
+  const dir = words[2].slice(0, words[2].lastIndexOf("/"));
+  const name = `${label} hook bundle`;
+  const manifest = exists(words[2]) ? readBundleManifest(dir) : null;
+  if (manifest === null) {
+    return fail(name, `${dir} has no hook bundle: hooks run the normal, slower command`, install);
+  }
+  return bundleIsCurrent(manifest) ? ok(name, `${dir} (current)`) : fail(
+    name,
+    `${dir} is stale (rgraph changed since it was built): hooks hand every call to the normal, slower command`,
+    install,
+  );
 }
 
 /** The feature key that switches Codex's hooks off in this config.toml, if any. */
@@ -198,7 +261,8 @@ async function probe(
     const child = new Deno.Command("sh", {
       args: ["-c", command],
       cwd: options.dir,
-      env: CHILD_ENV,
+      env: harnessEnv(),
+      clearEnv: true,
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
@@ -260,7 +324,7 @@ async function mcpCheck(
   const transport = new StdioClientTransport({
     command: argv[0],
     args: argv.slice(1),
-    env: { ...Deno.env.toObject(), ...CHILD_ENV },
+    env: harnessEnv(),
     cwd: options.dir,
     stderr: "pipe",
   });
