@@ -49,7 +49,7 @@ Deno.test("doctor on a healthy setup: every check passes, probes run the install
       `[github]\ntoken = "${emulator.token}"\ngraphql_url = "${emulator.graphqlUrl}"\napi_url = "${emulator.apiUrl}"\n`,
   });
   try {
-    const dir = await project(box, "claude-code", "copilot", "opencode");
+    const dir = await project(box, "claude-code", "copilot", "opencode", "grok");
     const { code, checks } = await doctor(box, dir, "--online");
     assert.deepEqual(checks.filter((c) => !c.ok), []);
     assert.equal(code, 0);
@@ -62,9 +62,11 @@ Deno.test("doctor on a healthy setup: every check passes, probes run the install
     );
     for (const h of ["claude-code", "copilot"]) assert.ok(find(checks, `${h} (project) hooks`).ok);
     assert.ok(find(checks, "opencode (project) plugin").ok);
-    // Claude Code answers a session start with the session hint (JSON); Copilot ignores output.
+    // Claude Code and Copilot answer a session start with the session hint (JSON); Grok has no
+    // channel for it.
     assert.match(find(checks, "claude-code (project) hook probe").detail, /valid JSON/);
-    assert.match(find(checks, "copilot (project) hook probe").detail, /no output/);
+    assert.match(find(checks, "copilot (project) hook probe").detail, /valid JSON/);
+    assert.match(find(checks, "grok (project) hook probe").detail, /no output/);
     for (const h of ["claude-code", "copilot", "opencode"]) {
       assert.match(
         find(checks, `${h} (project) MCP server`).detail,

@@ -37,7 +37,7 @@ import {
 } from "./harness/mod.ts";
 import { readGitRemote } from "./git_remote.ts";
 import { isMemoryRead, touchesFor } from "./touch.ts";
-import { nudgeText, SESSION_HINT } from "./nudge.ts";
+import { nudgeText, sessionHint, withoutOwnText } from "./nudge.ts";
 import { memoryReadsDir, noteMemoryRead } from "./memory_reads.ts";
 
 /** How the hook was called, beyond the harness name. */
@@ -77,7 +77,7 @@ function addressesOf(event: UserPromptEvent | ToolStartEvent, config: HookConfig
     repoOfCwd,
   };
   return event.type === "user_prompt"
-    ? addressesFromPrompt(event.prompt, ctx)
+    ? addressesFromPrompt(withoutOwnText(event.prompt), ctx)
     : addressesFromToolCall({ tool: event.tool_name, input: event.tool_input }, ctx);
 }
 
@@ -177,7 +177,9 @@ export async function runHook(
       return null;
     }
     const event = adapter.parse(payload, { event: options.event });
-    if (event.type === "session_start") return adapter.renderSessionHint(SESSION_HINT);
+    if (event.type === "session_start") {
+      return adapter.renderSessionHint(sessionHint(adapter.resourceTool));
+    }
     if (event.type === "ignored") return null;
     return await capture(adapter, event, config, log);
   } catch (e) {
