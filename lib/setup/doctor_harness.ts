@@ -16,6 +16,9 @@ import { HOOK_EVENTS, type Target } from "./harnesses.ts";
 import { contextFor, exists, type HarnessId, resolvedTargets, type Scope } from "./install.ts";
 import { configNamed, shellQuote, shellSplit } from "./command.ts";
 import { parseToml } from "./toml_edit.ts";
+import { runChild } from "./child.ts";
+import { trustCheck } from "./doctor_trust.ts";
+import { versionCheck } from "./doctor_version.ts";
 import { type Check, type DoctorOptions, fail, firstLine, ok, stripAnsi } from "./check.ts";
 
 /**
@@ -127,6 +130,8 @@ export async function harnessChecks(harness: HarnessId, options: DoctorOptions):
   }
   const out: Check[] = [];
   for (const s of installed) out.push(...await scopeChecks(harness, s, options));
+  const version = await versionCheck(harness);
+  if (version) out.push(version);
   return out;
 }
 
@@ -193,6 +198,10 @@ async function scopeChecks(
     out.push(await probe(label, harness, sessionCommand, options, install));
   }
   if (serverArgv !== null) out.push(await mcpCheck(label, harness, serverArgv, options, install));
+  const hooks = s.entries.find((e) => e.target.what === "hooks");
+  const trust = hooks &&
+    await trustCheck({ harness, scope: s.scope, dir: s.dir, hooksPath: hooks.target.path, label });
+  if (trust) out.push(trust);
   return out;
 }
 
@@ -257,50 +266,37 @@ async function probe(
 ): Promise<Check> {
   const name = `${label} hook probe`;
   const wantsJson = adapterFor(harness)?.renderSessionHint("x") !== null;
+  const res = await runChild(["sh", "-c", command], {
+    cwd: options.dir,
+    env: harnessEnv(),
+    stdin: JSON.stringify(probePayload(harness, options.dir)),
+    timeoutMs: options.timeoutMs ?? 20_000,
+  });
+  const stdout = res.stdout.trim();
+  const stderr = res.stderr.trim().split("\n")[0];
+  if (res.error !== null) return fail(name, res.error, install);
+  if (res.timedOut) return fail(name, "the hook did not answer in time", install);
+  if (res.code !== 0) {
+    return fail(
+      name,
+      `exit ${res.code}${stderr ? `: ${stderr}` : ""}`,
+      `${install} (the installed command fails)`,
+    );
+  }
+  if (stdout === "") {
+    return wantsJson
+      ? fail(name, "no session hint printed", "run the hook by hand and read <data_dir>/hook.log")
+      : ok(name, "exit 0, no output (as expected)");
+  }
   try {
-    const child = new Deno.Command("sh", {
-      args: ["-c", command],
-      cwd: options.dir,
-      env: harnessEnv(),
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(JSON.stringify(probePayload(harness, options.dir))))
-      .catch(() => {});
-    await w.close().catch(() => {});
-    const res = await child.output();
-    clearTimeout(timer);
-    const stdout = new TextDecoder().decode(res.stdout).trim();
-    const stderr = new TextDecoder().decode(res.stderr).trim().split("\n")[0];
-    if (res.signal === "SIGKILL") return fail(name, "the hook did not answer in time", install);
-    if (res.code !== 0) {
-      return fail(
-        name,
-        `exit ${res.code}${stderr ? `: ${stderr}` : ""}`,
-        `${install} (the installed command fails)`,
-      );
-    }
-    if (stdout === "") {
-      return wantsJson
-        ? fail(name, "no session hint printed", "run the hook by hand and read <data_dir>/hook.log")
-        : ok(name, "exit 0, no output (as expected)");
-    }
-    try {
-      JSON.parse(stdout);
-      return ok(name, "exit 0, valid JSON answer");
-    } catch {
-      return fail(
-        name,
-        `output is not JSON: ${stdout.slice(0, 60)}`,
-        "a harness would misread it: report this as a bug",
-      );
-    }
-  } catch (e) {
-    return fail(name, firstLine(e), install);
+    JSON.parse(stdout);
+    return ok(name, "exit 0, valid JSON answer");
+  } catch {
+    return fail(
+      name,
+      `output is not JSON: ${stdout.slice(0, 60)}`,
+      "a harness would misread it: report this as a bug",
+    );
   }
 }
 
