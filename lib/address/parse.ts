@@ -108,7 +108,7 @@ function fromShell(input: unknown, ctx: ParseContext, powershell = false): Addre
   }
   const out: Address[] = [];
   for (const cmd of commands) {
-    const urls = fetchedUrls(cmd.argv);
+    const urls = fetchedUrls(cmd.argv, cmd.opaque);
     for (const adapter of ADAPTERS) {
       out.push(...adapter.fromCommand(cmd, ctx));
       for (const url of urls) {
