@@ -636,10 +636,22 @@ const FETCHES: CallRow[] = [
   ["web_fetch", JSON.stringify({ url: "https://github.com/o/r/issues/5" }), ["github:o/r#5"]],
   ["webfetch", { url: "https://github.com/o/r/pull/8", format: "markdown" }, ["github:o/r#8"]],
   ["mcp__fetch__fetch", { url: "https://github.com/o/r/issues/2" }, ["github:o/r#2"]],
+  // Gemini CLI names MCP tools mcp_<server>_<tool>, with single underscores (0.61).
+  ["mcp_fetch_fetch", { url: "https://github.com/o/r/issues/2", max_length: 5000 }, [
+    "github:o/r#2",
+  ]],
+  ["mcp_web_tools_fetch_url", { url: "https://github.com/o/r/pull/3" }, ["github:o/r#3"]],
+  ["mcp_fetch_fetch_html", { url: "https://github.com/o/r/issues/2" }, []],
+  ["mcp__fetch", { url: "https://github.com/o/r/issues/2" }, []],
   ["WebSearch", { query: "https://github.com/o/r/issues/5" }, []],
 ];
 
 const MCP: CallRow[] = [
+  // Gemini CLI's naming (mcp_<server>_<tool>), as its real runs call the GitHub MCP server.
+  ["mcp_github_issue_read", { method: "get", owner: "lumendb", repo: "lumen", issue_number: 6 }, [
+    "github:lumendb/lumen#6",
+  ]],
+  ["mcp_github_create_issue", { owner: "o", repo: "r", title: "x" }, []],
   ["mcp__github__issue_read", { method: "get", owner: "o", repo: "r", issue_number: 5 }, [
     "github:o/r#5",
   ]],

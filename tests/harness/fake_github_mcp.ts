@@ -1,13 +1,15 @@
 /**
  * A stand-in for the GitHub MCP server (github/github-mcp-server) in the
  * real-harness tests: a stdio MCP server named as a user names the real one
- * (`github`), offering its `issue_read` tool. What matters is that the
- * harness presents the tool under its own naming and runs its hooks before
- * the call; the answer only says GitHub is out of reach. Needs no
+ * (`github`), offering its `issue_read` tool — or, given `fetch`, a stand-in
+ * for the reference fetch MCP server (`fetch`, tool `fetch`). What matters is
+ * that the harness presents the tool under its own naming and runs its hooks
+ * before the call; the answer only says GitHub is out of reach. Needs no
  * permissions.
  *
  * ```sh
- * deno run tests/harness/fake_github_mcp.ts
+ * deno run tests/harness/fake_github_mcp.ts        # github: issue_read
+ * deno run tests/harness/fake_github_mcp.ts fetch  # fetch: fetch
  * ```
  *
  * @module
@@ -34,6 +36,22 @@ const ISSUE_READ = {
   },
 };
 
+const FETCH = {
+  name: "fetch",
+  description: "Fetches a URL from the internet and extracts its contents as markdown.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      url: { type: "string", description: "URL to fetch" },
+      max_length: { type: "number", description: "Maximum number of characters to return" },
+    },
+    required: ["url"],
+  },
+};
+
+/** The tool this server offers. */
+const TOOL = Deno.args[0] === "fetch" ? FETCH : ISSUE_READ;
+
 function answer(request: { id?: unknown; method?: string; params?: any }): void {
   if (request.id === undefined) return; // a notification
   const ok = (result: unknown) => send({ jsonrpc: "2.0", id: request.id, result });
@@ -42,10 +60,13 @@ function answer(request: { id?: unknown; method?: string; params?: any }): void 
       return ok({
         protocolVersion: request.params?.protocolVersion ?? "2025-06-18",
         capabilities: { tools: {} },
-        serverInfo: { name: "github-mcp-server", version: "0.0.0-test" },
+        serverInfo: {
+          name: TOOL === FETCH ? "mcp-server-fetch" : "github-mcp-server",
+          version: "0.0.0-test",
+        },
       });
     case "tools/list":
-      return ok({ tools: [ISSUE_READ] });
+      return ok({ tools: [TOOL] });
     case "tools/call":
       return ok({
         content: [{ type: "text", text: "GitHub is not reachable from the tests." }],

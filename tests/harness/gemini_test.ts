@@ -19,6 +19,8 @@ import { REPO, type Run, run, type TouchJson } from "./world.ts";
 
 /** An issue not in memory that the scripted model reads through the GitHub MCP server. */
 const MCP_ISSUE = 6;
+/** A pull request the scripted model reads through a fetch MCP server. */
+const FETCHED_PULL = 7;
 const FAKE_GITHUB = new URL("./fake_github_mcp.ts", import.meta.url).pathname;
 
 async function gemini(ctx: Ctx, prompt: string): Promise<{ run: Run; sessionId: string | null }> {
@@ -58,11 +60,15 @@ harnessTests({
       tool: "mcp_github_issue_read",
       args: { method: "get", owner: "lumendb", repo: "lumen", issue_number: MCP_ISSUE },
     },
+    {
+      tool: "mcp_fetch_fetch",
+      args: { url: `https://github.com/${REPO}/pull/${FETCHED_PULL}` },
+    },
     { tool: "mcp_rgraph_resource", args: { address: RESOURCE_ADDRESS } },
     { text: FINAL_TEXT },
   ],
   shellStep: 0,
-  resourceStep: 2,
+  resourceStep: 3,
   // BeforeTool carries no tool-call id.
   callIds: false,
   hintChannel: true,
@@ -83,6 +89,8 @@ harnessTests({
           // The user's GitHub MCP server (a stand-in: GitHub is out of reach).
           mcpServers: {
             github: { command: Deno.execPath(), args: ["run", "--quiet", FAKE_GITHUB] },
+            // The user's fetch MCP server (a stand-in too).
+            fetch: { command: Deno.execPath(), args: ["run", "--quiet", FAKE_GITHUB, "fetch"] },
           },
         },
         null,
@@ -135,6 +143,18 @@ harnessTests({
           }\nhook.log: ${world.hookLog()}`,
         );
         assert.equal(fetched[0].tool_name, "mcp_github_issue_read");
+      },
+    );
+    // issue 11 (fix 5): … and for fetch tools (mcp_fetch_fetch).
+    await t.step(
+      "issue 11: a fetch MCP server read under Gemini's naming (mcp_fetch_fetch) is a FETCHED Touch",
+      () => {
+        const fetched = touches.filter((x) =>
+          x.session_id === session.sessionId && x.provenance === "FETCHED" &&
+          x.address === `github:${REPO}#${FETCHED_PULL}`
+        );
+        assert.equal(fetched.length, 1, `touches: ${JSON.stringify(touches)}`);
+        assert.equal(fetched[0].tool_name, "mcp_fetch_fetch");
       },
     );
   },
