@@ -63,11 +63,15 @@ export const DENO_FLAGS = [
 /**
  * How the bundled hook runs: no deno.json or lockfile to read (it has no
  * imports to resolve), no network at all, and `run` only to start the normal
- * command when the bundle is stale (the hook revokes it otherwise).
+ * command when the bundle is stale (the hook revokes it otherwise). V8
+ * compiles every function at load (`--no-lazy`), so Deno's code cache holds
+ * them all and a hook deserializes its code instead of compiling it on first
+ * call (measured: ~3 ms of a 10 ms hook).
  */
 export const BUNDLE_FLAGS = [
   "--no-config",
   "--no-lock",
+  "--v8-flags=--no-lazy",
   "--allow-read",
   "--allow-write",
   "--allow-env",
@@ -198,12 +202,31 @@ function isHookWords(words: string[], harness: string, inv?: Invocation): boolea
 export function isRgraphHook(command: unknown, harness: string, inv?: Invocation): boolean {
   if (typeof command !== "string") return false;
   const words = shellSplit(command);
-  const or = words.indexOf("||");
+  const ops = operators(command);
   if (words[0] === "test" && words[1] === "-f" && words[3] === "&&" && words[4] === "exec") {
-    return BUNDLE_ENTRY.test(words[2]) && words[or + 1] === "exec" &&
+    const or = words.indexOf("||");
+    return ops.join(" ") === "&& ||" && BUNDLE_ENTRY.test(words[2]) && words[or + 1] === "exec" &&
       isHookWords(words.slice(5, or), harness) && isHookWords(words.slice(or + 2), harness, inv);
   }
-  return or < 0 && isHookWords(words, harness, inv);
+  return ops.length === 0 && isHookWords(words, harness, inv);
+}
+
+/** The shell operators (`;`, `&&`, `|`, `$(`, …) outside quotes in a command line, in order. */
+function operators(line: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "\\") i++;
+    else if (c === "'") i = line.indexOf("'", i + 1) < 0 ? line.length : line.indexOf("'", i + 1);
+    else if (c === '"') {
+      for (i++; i < line.length && line[i] !== '"'; i++) {
+        if (line[i] === "\\") i++;
+        else if (line[i] === "`" || (line[i] === "$" && line[i + 1] === "(")) out.push(line[i]);
+      }
+    } else if ((c === "&" || c === "|") && line[i + 1] === c) out.push(c + line[++i]);
+    else if (";&|<>`\n".includes(c) || (c === "$" && line[i + 1] === "(")) out.push(c);
+  }
+  return out;
 }
 
 /** Whether an MCP server's argv (command then args) starts rgraph's `serve-mcp`. */

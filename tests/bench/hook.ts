@@ -9,10 +9,16 @@
  * peak memory < 60 MB, and the Nudge (an in-memory hit) adding ≤ 10% to the
  * hook's median over a harness that does no lookup at all.
  *
+ * The hook as `rgraph install` sets it up (issue 11): the bundle install
+ * builds, run as the installed command runs it (`--no-config --no-lock`, its
+ * few permissions), against the same reference and against an empty script
+ * run with the bundle's flags.
+ *
  * @module
  */
 
 import { RGRAPH_FLAGS, sandbox } from "../helpers.ts";
+import { BUNDLE_FLAGS } from "../../lib/setup/command.ts";
 import { openEmbeddedStore } from "../../lib/store/mod.ts";
 import { issue } from "../fixtures_memory.ts";
 import type { NewTouch } from "../../lib/types.ts";
@@ -51,6 +57,12 @@ await store.putResources([{
   }),
 }]);
 await store.close();
+
+// --- the bundle, as `rgraph install` builds it -------------------------------
+await Deno.mkdir(`${sb.dir}/project`);
+const install = await sb.rgraph(["install", "claude-code", "--dir", `${sb.dir}/project`]);
+const entry = /built the hook bundle in (\S+)/.exec(install.stdout)?.[1];
+if (install.code !== 0 || !entry) throw new Error(`install built no bundle: ${install.stdout}`);
 
 // --- runs --------------------------------------------------------------------
 let call = 0;
@@ -95,8 +107,13 @@ function childCpuMs(): number | null {
   }
 }
 
-async function run(args: string[], stdin: string | null, wrap: string[] = []) {
-  const argv = [...wrap, Deno.execPath(), "run", ...RGRAPH_FLAGS, ...args];
+async function run(
+  args: string[],
+  stdin: string | null,
+  wrap: string[] = [],
+  flags: string[] = RGRAPH_FLAGS,
+) {
+  const argv = [...wrap, Deno.execPath(), "run", ...flags, ...args];
   const cpu0 = childCpuMs();
   const t = performance.now();
   const child = new Deno.Command(argv[0], {
@@ -131,36 +148,51 @@ const hit = () => run(["main.ts", "hook", "claude-code"], payload("claude-code",
 const noLookup = () => run(["main.ts", "hook", "grok"], payload("grok", 1234));
 /** The hook module run as the entry point, without main.ts's dispatch (see commands/hook.ts). */
 const direct = () => run(["commands/hook.ts", "claude-code"], payload("claude-code", 999_999));
+/** The installed hook: the bundle, with its own flags, naming the config as installed commands do. */
+const bundleArgs = [`${entry}/hook_bundled.js`, "--config", sb.configPath, "hook", "claude-code"];
+const bundle = () => run(bundleArgs, payload("claude-code", 999_999), [], BUNDLE_FLAGS);
+const bundleHit = () => run(bundleArgs, payload("claude-code", 1234), [], BUNDLE_FLAGS);
+/** An empty script with the bundle's flags. */
+const bundleReference = () => run([empty], null, [], BUNDLE_FLAGS);
 
 // Warm deno's module cache and the OS page cache; check what each variant prints.
 for (let i = 0; i < 3; i++) {
-  await Promise.all([reference(), miss(), hit(), noLookup()].map((p) => p));
+  await Promise.all([reference(), miss(), hit(), noLookup(), bundle()].map((p) => p));
 }
 if (!(await hit()).stdout.includes("is in memory")) throw new Error("the hit run printed no Nudge");
 if ((await miss()).stdout !== "") throw new Error("the miss run printed something");
+if (!(await bundleHit()).stdout.includes("is in memory")) {
+  throw new Error("the bundle printed no Nudge");
+}
+if ((await bundle()).stdout !== "") throw new Error("the bundle's miss printed something");
 
-type Variant = "reference" | "miss" | "hit" | "noLookup" | "direct";
+type Variant =
+  | "reference"
+  | "miss"
+  | "hit"
+  | "noLookup"
+  | "direct"
+  | "bundle"
+  | "bundleHit"
+  | "bundleReference";
 const variants: Record<Variant, () => ReturnType<typeof run>> = {
   reference,
   miss,
   hit,
   noLookup,
   direct,
+  bundle,
+  bundleHit,
+  bundleReference,
 };
-const samples: Record<Variant, number[]> = {
-  reference: [],
-  miss: [],
-  hit: [],
-  noLookup: [],
-  direct: [],
-};
-const cpuTotal: Record<Variant, number | null> = {
-  reference: 0,
-  miss: 0,
-  hit: 0,
-  noLookup: 0,
-  direct: 0,
-};
+const samples = Object.fromEntries(Object.keys(variants).map((v) => [v, []])) as unknown as Record<
+  Variant,
+  number[]
+>;
+const cpuTotal = Object.fromEntries(Object.keys(variants).map((v) => [v, 0])) as unknown as Record<
+  Variant,
+  number | null
+>;
 for (let i = 0; i < RUNS; i++) {
   // Interleaved, so load on the shared machine colours every variant alike.
   for (const v of Object.keys(variants) as Variant[]) {
@@ -210,9 +242,9 @@ await verify.close();
 await sb.cleanup();
 
 const f = (x: number) => `${x.toFixed(1)} ms`;
-function line(label: string, v: Variant, note = ""): string {
-  const wall = median(samples[v]), refWall = median(samples.reference);
-  const x = cpu(v), refCpu = cpu("reference");
+function line(label: string, v: Variant, note = "", ref: Variant = "reference"): string {
+  const wall = median(samples[v]), refWall = median(samples[ref]);
+  const x = cpu(v), refCpu = cpu(ref);
   const cpuText = x === null || refCpu === null
     ? ""
     : ` | CPU mean ${f(x)} (${(x / refCpu).toFixed(2)}x)`;
@@ -229,6 +261,17 @@ console.log(line("rgraph hook claude-code, miss", "miss", "  target <= 1.5x"));
 console.log(line("rgraph hook claude-code, Nudge (hit)", "hit"));
 console.log(line("rgraph hook grok (no lookup, no Nudge)", "noLookup"));
 console.log(line("commands/hook.ts as entry, miss", "direct", "  (no main.ts dispatch)"));
+console.log(line("installed hook (bundle), miss", "bundle", "  target <= 1.5x"));
+console.log(line("installed hook (bundle), Nudge (hit)", "bundleHit"));
+console.log(line("deno run, empty script, bundle's flags", "bundleReference"));
+console.log(
+  line(
+    "installed hook (bundle), miss",
+    "bundle",
+    "  (vs the empty script with its flags)",
+    "bundleReference",
+  ),
+);
 const nudgeCpu = (() => {
   const a = cpu("hit"), b = cpu("noLookup");
   return a === null || b === null
