@@ -58,30 +58,32 @@ Deno.test("installed Codex commands find the config and one data directory with 
     const command: string = hooks.hooks.PreToolUse[0].hooks[0].command;
     const toml = await Deno.readTextFile(`${dir}/.codex/config.toml`);
     const server = /^command = (".*")\nargs = (\[.*\])$/m.exec(toml)!;
-    const base = {
-      session_id: "codex-session",
-      cwd: dir,
-      hook_event_name: "PreToolUse",
-      permission_mode: "bypassPermissions",
-    };
-
-    // A gh read, with an XDG_DATA_HOME the user's shell never had.
+    // A PreToolUse, with an XDG_DATA_HOME the user's shell never had.
     const elsewhere = { ...bareEnv(sb), XDG_DATA_HOME: `${sb.dir}/elsewhere` };
-    const gh = await runHook(command, {
-      ...base,
-      tool_name: "Bash",
-      tool_input: { command: "gh issue view 2900 -R openai/codex" },
-      tool_use_id: "call_gh",
-    }, elsewhere);
+    const preToolUse = (tool_name: string, tool_input: unknown, tool_use_id: string) =>
+      runHook(command, {
+        session_id: "codex-session",
+        cwd: dir,
+        hook_event_name: "PreToolUse",
+        permission_mode: "bypassPermissions",
+        tool_name,
+        tool_input,
+        tool_use_id,
+      }, elsewhere);
+
+    const gh = await preToolUse(
+      "Bash",
+      { command: "gh issue view 2900 -R openai/codex" },
+      "call_gh",
+    );
     assert.equal(gh.code, 0);
     assert.match(gh.stdout, /openai\/codex#2900 is in memory/, "the Nudge read the user's store");
-    // The resource call's PreToolUse notes the call under the same XDG_DATA_HOME …
-    const note = await runHook(command, {
-      ...base,
-      tool_name: "mcp__rgraph__resource",
-      tool_input: { address: "openai/codex#2900" },
-      tool_use_id: "call_resource",
-    }, elsewhere);
+    // The resource call's PreToolUse notes the call under that XDG_DATA_HOME …
+    const note = await preToolUse(
+      "mcp__rgraph__resource",
+      { address: "openai/codex#2900" },
+      "call_resource",
+    );
     assert.deepEqual([note.code, note.stdout], [0, ""]);
 
     // … and the server, started without it, claims that note.

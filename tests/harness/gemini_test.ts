@@ -127,35 +127,28 @@ harnessTests({
   },
   session: gemini,
   extra: async (t, { world }, session, touches: TouchJson[]) => {
-    // issue 11 (fix 5): Gemini's `mcp_<server>_<tool>` names are recognised for the GitHub MCP server.
-    await t.step(
-      "issue 11: a GitHub MCP server read under Gemini's naming (mcp_github_issue_read) is a FETCHED Touch",
-      () => {
-        const fetched = touches.filter((x) =>
-          x.session_id === session.sessionId && x.provenance === "FETCHED" &&
-          x.address === `github:${REPO}#${MCP_ISSUE}`
-        );
-        assert.equal(
-          fetched.length,
-          1,
-          `touches of the session: ${
-            JSON.stringify(touches.filter((x) => x.session_id === session.sessionId))
-          }\nhook.log: ${world.hookLog()}`,
-        );
-        assert.equal(fetched[0].tool_name, "mcp_github_issue_read");
-      },
-    );
-    // issue 11 (fix 5): … and for fetch tools (mcp_fetch_fetch).
-    await t.step(
-      "issue 11: a fetch MCP server read under Gemini's naming (mcp_fetch_fetch) is a FETCHED Touch",
-      () => {
-        const fetched = touches.filter((x) =>
-          x.session_id === session.sessionId && x.provenance === "FETCHED" &&
-          x.address === `github:${REPO}#${FETCHED_PULL}`
-        );
-        assert.equal(fetched.length, 1, `touches: ${JSON.stringify(touches)}`);
-        assert.equal(fetched[0].tool_name, "mcp_fetch_fetch");
-      },
-    );
+    // issue 11 (fix 5): Gemini's `mcp_<server>_<tool>` names are recognised for the GitHub MCP
+    // server and for fetch tools.
+    const reads: [server: string, tool: string, n: number][] = [
+      ["a GitHub MCP server", "mcp_github_issue_read", MCP_ISSUE],
+      ["a fetch MCP server", "mcp_fetch_fetch", FETCHED_PULL],
+    ];
+    for (const [server, tool, n] of reads) {
+      await t.step(
+        `issue 11: ${server} read under Gemini's naming (${tool}) is a FETCHED Touch`,
+        () => {
+          const mine = touches.filter((x) => x.session_id === session.sessionId);
+          const fetched = mine.filter((x) =>
+            x.provenance === "FETCHED" && x.address === `github:${REPO}#${n}`
+          );
+          assert.equal(
+            fetched.length,
+            1,
+            `touches of the session: ${JSON.stringify(mine)}\nhook.log: ${world.hookLog()}`,
+          );
+          assert.equal(fetched[0].tool_name, tool);
+        },
+      );
+    }
   },
 });
