@@ -429,3 +429,45 @@ Deno.test("when no login name can be found, install writes the config without an
     await box.cleanup();
   }
 });
+
+Deno.test("with XDG_DATA_HOME set, install makes the config name its store, so harnesses that drop the variable use the same one", async () => {
+  const box = await sandbox();
+  try {
+    const dir = `${box.dir}/project`;
+    await Deno.mkdir(dir);
+    const xdg = { XDG_DATA_HOME: `${box.dir}/xdg-data` };
+    // An existing config without [store] path: the line is added, marked, and said.
+    await box.writeConfig('[identity]\nuser_id = "alice"\n');
+    const r = await box.rgraph(["install", "codex", "--dir", dir], { env: xdg });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /names its store now \(\[store\] path\): XDG_DATA_HOME is set here/);
+    const text = await Deno.readTextFile(box.configPath);
+    assert.equal(
+      (parseToml(text) as any).store.path,
+      "~/xdg-data/rgraph/rgraph.db",
+      "written under ~/ when it is in the home",
+    );
+    assert.match(text, /# added by rgraph install/);
+    // Without XDG_DATA_HOME the variable can change nothing: a config without a store stays as it is.
+    await box.writeConfig('[identity]\nuser_id = "alice"\n');
+    const plain = await box.rgraph(["install", "codex", "--dir", dir], {
+      env: { XDG_DATA_HOME: "" },
+    });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(await Deno.readTextFile(box.configPath), '[identity]\nuser_id = "alice"\n');
+    // A config that names its store is never touched.
+    await box.writeConfig('[identity]\nuser_id = "alice"\n[store]\npath = "/srv/r.db"\n');
+    await box.rgraph(["install", "codex", "--dir", dir], { env: xdg });
+    assert.match(await Deno.readTextFile(box.configPath), /^path = "\/srv\/r\.db"$/m);
+    // A new config gets it from the start.
+    await Deno.remove(box.configPath);
+    await box.rgraph(["install", "codex", "--dir", dir], { env: { ...xdg, USER: "erin" } });
+    const created = parseToml(await Deno.readTextFile(box.configPath)) as any;
+    assert.deepEqual([created.identity.user_id, created.store.path], [
+      "erin",
+      "~/xdg-data/rgraph/rgraph.db",
+    ]);
+  } finally {
+    await box.cleanup();
+  }
+});
