@@ -7,7 +7,7 @@
  */
 
 import { UserError } from "./lib/errors.ts";
-import { defaultDataDir } from "./lib/config_path.ts";
+import { defaultDataDir, takeConfigOption } from "./lib/config_path.ts";
 
 /** What every command module exports. */
 export type CommandMain = (args: string[]) => Promise<number>;
@@ -39,14 +39,21 @@ export const VERSION = "0.1.0";
 function usage(): string {
   const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(11)} ${c.summary}`);
   return `rgraph ${VERSION}: memory for coding agents of the public GitHub material they read\n\n` +
-    `Usage: rgraph <command> [options]\n\nCommands:\n${rows.join("\n")}\n\n` +
-    `Options:\n  -h, --help     show this help\n  -V, --version  print rgraph's version\n\n` +
+    `Usage: rgraph [--config PATH] <command> [options]\n\nCommands:\n${rows.join("\n")}\n\n` +
+    `Options:\n  --config PATH  the config file (default: $RGRAPH_CONFIG, else ~/.config/rgraph/config.toml)\n` +
+    `  -h, --help     show this help\n  -V, --version  print rgraph's version\n\n` +
     `Run 'rgraph <command> --help' for a command's options.\n`;
 }
 
 /** Runs rgraph with `args` and returns the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const [name, ...rest] = args;
+  let name: string | undefined, rest: string[];
+  try {
+    [name, ...rest] = takeConfigOption(args);
+  } catch (e) {
+    console.error((e as Error).message);
+    return 2;
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     console.log(usage());
     return name === undefined ? 2 : 0;

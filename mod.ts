@@ -41,7 +41,7 @@ export {
   type HarnessName,
   nudgeText,
   readGitRemote,
-  SESSION_HINT,
+  sessionHint,
   touchesFor,
 } from "./lib/capture/mod.ts";
 export { sweep, type SweepSummary } from "./lib/sweep/mod.ts";

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { defaultDataDir } from "../lib/config_path.ts";
+import { defaultDataDir, takeConfigOption } from "../lib/config_path.ts";
 import { HARNESS_NAMES, logHookProblem, runHook } from "../lib/capture/mod.ts";
 
 const USAGE = `rgraph hook <${HARNESS_NAMES.join("|")}> [--event NAME]`;
@@ -36,7 +36,7 @@ Options:
  * Gives up this process's network permission. Guarded: where the permission
  * API is unavailable there is nothing to revoke from.
  */
-function revokeNetwork(): void {
+export function revokeNetwork(): void {
   try {
     Deno.permissions.revokeSync({ name: "net" });
   } catch {
@@ -113,6 +113,23 @@ export async function main(args: string[]): Promise<number> {
   return 0;
 }
 
-// Runnable on its own (`deno run … commands/hook.ts claude-code`): skips
-// main.ts, whose dispatch table makes deno load every command's module graph.
-if (import.meta.main) Deno.exit(await main(Deno.args));
+/**
+ * The hook as its own entry point, with the words main.ts would get:
+ * `[--config PATH] [hook] <harness> [--event NAME]`. `deno run …
+ * commands/hook.ts claude-code` (and the bundle `rgraph install` builds,
+ * `commands/hook_bundled.ts`) skip main.ts, whose dispatch table makes deno
+ * load every command's module graph.
+ */
+export function standalone(args: string[]): Promise<number> {
+  let rest: string[];
+  try {
+    rest = takeConfigOption(args);
+  } catch (e) {
+    revokeNetwork();
+    logHookProblem(defaultDataDir(), "", e);
+    return Promise.resolve(0);
+  }
+  return main(rest[0] === "hook" ? rest.slice(1) : rest);
+}
+
+if (import.meta.main) Deno.exit(await standalone(Deno.args));

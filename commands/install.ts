@@ -89,12 +89,12 @@ export async function setupMain(action: Plan["action"], args: string[]): Promise
     else console.log(planDiff(plan).replace(/\n$/, ""));
     return 0;
   }
-  await applyPlan(plan);
-  report(plan);
+  const built = await applyPlan(plan);
+  report(plan, built);
   return 0;
 }
 
-function report(plan: Plan): void {
+function report(plan: Plan, built: string[]): void {
   const done = plan.action === "install" ? "installed" : "uninstalled";
   if (plan.changes.length === 0) {
     console.log(
@@ -109,7 +109,7 @@ function report(plan: Plan): void {
     }
     console.log(`${plan.harness}: ${done} (${plan.scope} scope)`);
   }
-  for (const n of plan.notes) console.log(`note: ${n}`);
+  for (const n of [...built, ...plan.notes]) console.log(`note: ${n}`);
 }
 
 /** Runs `rgraph install ARGS`. */

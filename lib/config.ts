@@ -1,8 +1,8 @@
 /**
- * The config file: one TOML file, chosen by `RGRAPH_CONFIG` or found at
- * `$XDG_CONFIG_HOME/rgraph/config.toml` (else `~/.config/rgraph/config.toml`).
- * The environment only picks *which* file and where defaults live; every value
- * comes from the file.
+ * The config file: one TOML file, named by `rgraph --config PATH` or
+ * `RGRAPH_CONFIG`, or found at `$XDG_CONFIG_HOME/rgraph/config.toml` (else
+ * `~/.config/rgraph/config.toml`). The environment only picks *which* file
+ * and where defaults live; every value comes from the file.
  *
  * @example
  * ```ts
@@ -25,7 +25,12 @@ export interface Config {
   /** The file the values came from (whether or not it exists). */
   file: string;
   exists: boolean;
-  /** Where rgraph keeps its database and log by default. */
+  /**
+   * The data directory: the folder of the embedded database (`store.path`),
+   * where the hook's log and memory-read notes live. Derived from the file,
+   * so a hook and an MCP server started with different environments (Codex
+   * passes its children almost none) agree on it.
+   */
   data_dir: string;
   identity: {
     user_id: string | null;
@@ -211,7 +216,8 @@ export function parseConfig(text: string | null, file: string): Config {
   const github = section(file, doc, "github");
   const capture = capturePolicy(file, section(file, doc, "capture"));
   const sweep = section(file, doc, "sweep");
-  const dataDir = defaultDataDir();
+  const path = storePath(file, str(file, store, "store", "path")) ??
+    `${defaultDataDir()}/rgraph.db`;
   const apiUrl = (str(file, github, "github", "api_url") ?? "https://api.github.com").replace(
     /\/+$/,
     "",
@@ -219,13 +225,13 @@ export function parseConfig(text: string | null, file: string): Config {
   return {
     file,
     exists: text !== null,
-    data_dir: dataDir,
+    data_dir: path.slice(0, path.lastIndexOf("/")) || "/",
     identity: {
       user_id: str(file, identity, "identity", "user_id"),
       github_login: str(file, identity, "identity", "github_login"),
     },
     store: {
-      path: storePath(file, str(file, store, "store", "path")) ?? `${dataDir}/rgraph.db`,
+      path,
       url: str(file, store, "store", "url"),
       user: str(file, store, "store", "user"),
       password: str(file, store, "store", "password"),

@@ -1,16 +1,22 @@
 /**
- * Where rgraph's config file and data live, from the environment alone. Kept
- * apart from `config.ts` (which parses the file with an npm TOML parser) so
- * the hook can find its files without loading that parser.
+ * Where rgraph's config file is: named on the command line (`rgraph --config
+ * PATH <command>`, what every command `rgraph install` writes carries, since
+ * harnesses such as Codex pass their hooks and MCP servers almost no
+ * environment), else by `RGRAPH_CONFIG`, else the XDG default. Kept apart
+ * from `config.ts` (which parses the file with an npm TOML parser) so the
+ * hook can find its files without loading that parser.
  *
  * @example
  * ```ts
- * import { configPath, defaultDataDir } from "./config_path.ts";
- * configPath(); // "/home/me/.config/rgraph/config.toml" unless RGRAPH_CONFIG names another
+ * import { configPath, defaultDataDir, takeConfigOption } from "./config_path.ts";
+ * takeConfigOption(["--config", "/etc/rgraph.toml", "hook", "codex"]); // ["hook", "codex"]
+ * configPath(); // "/etc/rgraph.toml"
  * defaultDataDir(); // "/home/me/.local/share/rgraph"
  * ```
  * @module
  */
+
+import { UsageError } from "./errors.ts";
 
 function env(name: string): string | undefined {
   try {
@@ -25,10 +31,40 @@ export function home(): string {
   return env("HOME") ?? "/";
 }
 
-/** The config file path: `RGRAPH_CONFIG`, else the XDG default. */
+/** The file `--config` named for this process, if it did. */
+let named: string | undefined;
+
+/**
+ * Reads rgraph's global `--config PATH` (or `--config=PATH`) from the front
+ * of `args` and returns the rest; from then on {@link configPath} is that
+ * file, made absolute against the working directory. Throws a usage error
+ * when the option has no value.
+ */
+export function takeConfigOption(args: string[]): string[] {
+  const [first, ...rest] = args;
+  let path: string | undefined;
+  if (first === "--config") {
+    path = rest.shift();
+  } else if (first?.startsWith("--config=")) path = first.slice("--config=".length);
+  else return args;
+  if (!path) throw new UsageError("rgraph: --config needs the path of a config file");
+  named = absolute(path);
+  return rest;
+}
+
+/** `path` made absolute against the working directory. */
+function absolute(path: string): string {
+  return path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+}
+
+/**
+ * The config file's absolute path: `--config`, else `RGRAPH_CONFIG`, else the
+ * XDG default.
+ */
 export function configPath(): string {
-  return env("RGRAPH_CONFIG") ??
-    `${env("XDG_CONFIG_HOME") ?? `${home()}/.config`}/rgraph/config.toml`;
+  return named ?? absolute(
+    env("RGRAPH_CONFIG") ?? `${env("XDG_CONFIG_HOME") ?? `${home()}/.config`}/rgraph/config.toml`,
+  );
 }
 
 /** The default data directory: `$XDG_DATA_HOME/rgraph` (else `~/.local/share/rgraph`). */

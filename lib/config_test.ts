@@ -120,3 +120,21 @@ Deno.test("a file that is not UTF-8 is refused, naming the line, never read as U
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the data directory is the store's folder, whatever the environment says", () => {
+  const c = parseConfig(`[store]\npath = "/srv/rgraph/memory.db"`, "/c.toml");
+  assert.equal(c.data_dir, "/srv/rgraph");
+  const before = Deno.env.get("XDG_DATA_HOME");
+  Deno.env.set("XDG_DATA_HOME", "/somewhere/else");
+  try {
+    assert.equal(
+      parseConfig(`[store]\npath = "/srv/rgraph/memory.db"`, "/c.toml").data_dir,
+      "/srv/rgraph",
+    );
+    // Without a store path, the default store and its folder follow XDG_DATA_HOME.
+    assert.equal(parseConfig("", "/c.toml").data_dir, "/somewhere/else/rgraph");
+  } finally {
+    if (before === undefined) Deno.env.delete("XDG_DATA_HOME");
+    else Deno.env.set("XDG_DATA_HOME", before);
+  }
+});

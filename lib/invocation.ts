@@ -9,7 +9,10 @@
  * `rgraph`) it is that binary by absolute path. From a checkout (or a
  * `deno install -g` shim) it is `deno run <permissions> <abs>/main.ts`, with
  * the same permissions `deno task rgraph` grants; `--command` replaces either
- * (e.g. `--command rgraph` when rgraph is on every harness's PATH).
+ * (e.g. `--command rgraph` when rgraph is on every harness's PATH). Every
+ * command names the config file with `--config` ({@link rgraphArgv}): a
+ * harness may pass its commands too little of the environment for
+ * `RGRAPH_CONFIG` to reach them.
  *
  * @example
  * ```ts
@@ -20,9 +23,20 @@
  * @module
  */
 
-/** The argv that starts rgraph (before its subcommand). */
+/** The bundled hook `rgraph install` builds: the Deno that runs it and its entry file. */
+export interface HookBundleRef {
+  deno: string;
+  entry: string;
+}
+
+/** How harnesses start rgraph. */
 export interface Invocation {
+  /** The argv that starts rgraph, before its global options and subcommand. */
   argv: string[];
+  /** The config file every command names (absolute); null leaves it to the environment. */
+  config: string | null;
+  /** The bundled hook, for hook commands; absent where there is none (compiled binary, --command). */
+  bundle?: HookBundleRef;
 }
 
 /** The permissions harness-run rgraph gets from a checkout (the hook revokes `net` itself). */
@@ -42,6 +56,8 @@ export interface Origin {
   mainUrl: string;
   /** A `--command` override, split like a shell would. */
   override?: string;
+  /** The config file to name (absolute). */
+  config?: string | null;
 }
 
 function basename(path: string): string {
@@ -55,16 +71,22 @@ export function isRgraphExecutable(path: string): boolean {
 
 /** The invocation for this origin: the override, the compiled binary, or `deno run … main.ts`. */
 export function invocation(origin: Origin): Invocation {
+  const config = origin.config ?? null;
   if (origin.override !== undefined) {
     const argv = shellSplit(origin.override);
     if (argv.length === 0) throw new Error("--command is empty");
-    return { argv };
+    return { argv, config };
   }
-  if (isRgraphExecutable(origin.execPath)) return { argv: [origin.execPath] };
+  if (isRgraphExecutable(origin.execPath)) return { argv: [origin.execPath], config };
   const main = origin.mainUrl.startsWith("file:")
     ? decodeURIComponent(new URL(origin.mainUrl).pathname)
     : origin.mainUrl;
-  return { argv: [origin.execPath, "run", ...DENO_FLAGS, main] };
+  return { argv: [origin.execPath, "run", ...DENO_FLAGS, main], config };
+}
+
+/** The words of one rgraph command: the invocation, `--config`, then `words`. */
+export function rgraphArgv(inv: Invocation, words: string[]): string[] {
+  return [...inv.argv, ...(inv.config === null ? [] : ["--config", inv.config]), ...words];
 }
 
 const SAFE = /^[A-Za-z0-9_\/.:=@%+,-]+$/;

@@ -49,7 +49,13 @@ Deno.test("doctor on a healthy setup: every check passes, probes run the install
       `[github]\ntoken = "${emulator.token}"\ngraphql_url = "${emulator.graphqlUrl}"\napi_url = "${emulator.apiUrl}"\n`,
   });
   try {
-    const dir = await project(box, "claude-code", "copilot", "opencode");
+    const dir = await project(box, "claude-code", "copilot", "opencode", "grok");
+    // The user trusted the folder for Copilot CLI, which skips its hooks otherwise.
+    await Deno.mkdir(`${box.dir}/.copilot`);
+    await Deno.writeTextFile(
+      `${box.dir}/.copilot/config.json`,
+      JSON.stringify({ trustedFolders: [dir] }),
+    );
     const { code, checks } = await doctor(box, dir, "--online");
     assert.deepEqual(checks.filter((c) => !c.ok), []);
     assert.equal(code, 0);
@@ -62,9 +68,11 @@ Deno.test("doctor on a healthy setup: every check passes, probes run the install
     );
     for (const h of ["claude-code", "copilot"]) assert.ok(find(checks, `${h} (project) hooks`).ok);
     assert.ok(find(checks, "opencode (project) plugin").ok);
-    // Claude Code answers a session start with the session hint (JSON); Copilot ignores output.
+    // Claude Code and Copilot answer a session start with the session hint (JSON); Grok has no
+    // channel for it.
     assert.match(find(checks, "claude-code (project) hook probe").detail, /valid JSON/);
-    assert.match(find(checks, "copilot (project) hook probe").detail, /no output/);
+    assert.match(find(checks, "copilot (project) hook probe").detail, /valid JSON/);
+    assert.match(find(checks, "grok (project) hook probe").detail, /no output/);
     for (const h of ["claude-code", "copilot", "opencode"]) {
       assert.match(
         find(checks, `${h} (project) MCP server`).detail,
@@ -83,6 +91,140 @@ Deno.test("doctor on a healthy setup: every check passes, probes run the install
   } finally {
     await box.cleanup();
     await emulator.close();
+  }
+});
+
+Deno.test("doctor detects the silent skips: a Codex project, a Copilot CLI or Gemini CLI folder not trusted — each with the step that fixes it", async () => {
+  const box = await sandbox();
+  try {
+    const dir = await project(box, "codex", "copilot", "gemini");
+    // No codex on PATH here: doctor reads the project's trust from Codex's own config.
+    const env = { PATH: "/usr/bin:/bin" };
+    const run = async () => {
+      const r = await box.rgraph(["doctor", "--json", "--dir", dir], { env });
+      return { code: r.code, checks: JSON.parse(r.stdout) as Check[] };
+    };
+    const untrusted = await run();
+    assert.equal(untrusted.code, 1);
+    const codex = find(untrusted.checks, "codex (project) trust");
+    assert.equal(codex.ok, false);
+    assert.match(codex.detail, /only in a trusted project/);
+    assert.equal(
+      codex.fix,
+      `trust the project when Codex asks (or add [projects."${dir}"] trust_level = "trusted" to ${box.dir}/.codex/config.toml)`,
+    );
+    const copilot = find(untrusted.checks, "copilot (project) trust");
+    assert.equal(copilot.ok, false);
+    assert.match(copilot.detail, /only in a trusted folder, and skips them silently/);
+    assert.equal(
+      copilot.fix,
+      `add ${
+        JSON.stringify(dir)
+      } to "trustedFolders" in ${box.dir}/.copilot/config.json (or trust the folder for future sessions when Copilot asks)`,
+    );
+    const gemini = find(untrusted.checks, "gemini (project) trust");
+    assert.equal(gemini.ok, false);
+    assert.match(gemini.fix, /: "TRUST_FOLDER" to .*\.gemini\/trustedFolders\.json/);
+
+    // Trusted as each harness's own trust step writes it: a parent folder counts for Copilot and
+    // Gemini, and Gemini's longest rule wins.
+    await Deno.mkdir(`${box.dir}/.codex`, { recursive: true });
+    await Deno.writeTextFile(
+      `${box.dir}/.codex/config.toml`,
+      `[projects."${dir}"]\ntrust_level = "trusted"\n`,
+    );
+    await Deno.mkdir(`${box.dir}/.copilot`);
+    await Deno.writeTextFile(
+      `${box.dir}/.copilot/config.json`,
+      JSON.stringify({ trustedFolders: [box.dir] }),
+    );
+    await Deno.mkdir(`${box.dir}/.gemini`);
+    await Deno.writeTextFile(
+      `${box.dir}/.gemini/trustedFolders.json`,
+      JSON.stringify({ [box.dir]: "DO_NOT_TRUST", [dir]: "TRUST_FOLDER" }),
+    );
+    const trusted = await run();
+    for (const h of ["codex", "copilot", "gemini"]) {
+      assert.ok(find(trusted.checks, `${h} (project) trust`).ok, h);
+    }
+    // Gemini's nearer rule distrusting the folder again.
+    await Deno.writeTextFile(
+      `${box.dir}/.gemini/trustedFolders.json`,
+      JSON.stringify({ [box.dir]: "TRUST_FOLDER", [dir]: "DO_NOT_TRUST" }),
+    );
+    assert.equal(find((await run()).checks, "gemini (project) trust").ok, false);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("doctor runs installed commands with only the environment Codex gives them: an install that does not name the config file fails", async () => {
+  const box = await sandbox();
+  try {
+    const dir = await project(box, "claude-code");
+    assert.ok(find((await doctor(box, dir)).checks, "claude-code (project) config file").ok);
+    // As rgraph installed before commands named the config: RGRAPH_CONFIG had to reach them.
+    for (const file of [".claude/settings.json", ".mcp.json"]) {
+      const path = `${dir}/${file}`;
+      const text = await Deno.readTextFile(path);
+      await Deno.writeTextFile(
+        path,
+        text.replaceAll(` --config ${box.configPath}`, "").replaceAll(
+          `"--config",\n        ${JSON.stringify(box.configPath)},\n        `,
+          "",
+        ),
+      );
+    }
+    assert.doesNotMatch(await Deno.readTextFile(`${dir}/.mcp.json`), /--config/);
+    const { code, checks } = await doctor(box, dir);
+    assert.equal(code, 1);
+    const config = find(checks, "claude-code (project) config file");
+    assert.equal(config.ok, false);
+    assert.match(config.detail, /do not name the config file/);
+    assert.match(config.fix, /^rgraph install claude-code --dir /);
+    // Doctor's own RGRAPH_CONFIG does not reach the server: it finds no identity, as under Codex.
+    const server = find(checks, "claude-code (project) MCP server");
+    assert.equal(server.ok, false);
+    assert.match(server.detail, /no identity configured/);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("doctor prints each installed harness's version beside the one the harness tests pinned", async () => {
+  const box = await sandbox();
+  try {
+    const dir = await project(box, "opencode", "cursor");
+    const bin = `${box.dir}/bin`;
+    await Deno.mkdir(bin);
+    await Deno.writeTextFile(`${bin}/opencode`, "#!/bin/sh\necho 1.19.0\n");
+    await Deno.chmod(`${bin}/opencode`, 0o755);
+    const pinned = /^opencode\s+(\S+)\s+(\S+)/m.exec(
+      await Deno.readTextFile(new URL("./harness/pins.txt", import.meta.url)),
+    )!;
+    const r = await box.rgraph(["doctor", "--json", "--dir", dir], {
+      env: { PATH: `${bin}:/usr/bin:/bin` },
+    });
+    const checks = JSON.parse(r.stdout) as Check[];
+    const version = find(checks, "opencode version");
+    assert.ok(version.ok, "another version is reported, not failed");
+    assert.equal(
+      version.detail,
+      `${bin}/opencode: 1.19.0; the rgraph tests pin ${pinned[1]} ${
+        pinned[2]
+      } (verified with that one)`,
+    );
+    // Cursor has no installable binary to test: no pin, no line.
+    assert.ok(!checks.some((c) => c.check === "cursor version"));
+    const absent = await box.rgraph(["doctor", "--json", "--dir", dir], {
+      env: { PATH: "/usr/bin:/bin" },
+    });
+    assert.match(
+      find(JSON.parse(absent.stdout), "opencode version").detail,
+      /^opencode is not on PATH; the rgraph tests pin opencode-ai /,
+    );
+  } finally {
+    await box.cleanup();
   }
 });
 

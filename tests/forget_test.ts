@@ -320,7 +320,7 @@ Deno.test("forget scrubs a file written before deletes were zeroed: old copies i
   try {
     // An older rgraph's file: schema v3, written without secure_delete, its
     // Touch rows rewritten as a Sweep's lease and settlement rewrote them.
-    await Deno.mkdir(`${sb.dir}/data`, { recursive: true });
+    await Deno.mkdir(`${sb.dir}/data/rgraph`, { recursive: true });
     const db = new DatabaseSync(sb.dbPath);
     migrate(db, 3);
     const insert = db.prepare(

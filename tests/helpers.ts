@@ -62,8 +62,15 @@ function denoDir(): string {
 export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const dir = await Deno.makeTempDir({ prefix: "rgraph-test-" });
   const configPath = `${dir}/config.toml`;
-  const dbPath = `${dir}/data/rgraph.db`;
+  // The default data directory under XDG_DATA_HOME, so a hook logs to one place whether or not it
+  // could read the config (the data directory is the store's folder).
+  const dbPath = `${dir}/data/rgraph/rgraph.db`;
   await Deno.writeTextFile(configPath, configToml(dbPath, options));
+  // Doctor runs installed commands with the emptied environment a harness gives them (no
+  // DENO_DIR): the home's default Deno cache must be this run's cache too.
+  const cacheHome = Deno.build.os === "darwin" ? `${dir}/Library/Caches` : `${dir}/.cache`;
+  await Deno.mkdir(cacheHome, { recursive: true });
+  await Deno.symlink(denoDir(), `${cacheHome}/deno`);
   const env: Record<string, string> = {
     RGRAPH_CONFIG: configPath,
     HOME: dir,

@@ -39,8 +39,9 @@ async function waitFor<T>(f: () => Promise<T>, ok: (t: T) => boolean): Promise<T
 }
 
 Deno.test({
-  name: "opencode plugin: tool starts and prompts become Touches through rgraph hook opencode",
-  // The plugin detaches its children on purpose (it never waits); the test waits for their Touches instead.
+  name:
+    "opencode plugin: tool starts and prompts become Touches through rgraph hook opencode; it waits for the hook on rgraph's own tool only, and adds the session hint to the system prompt",
+  // The plugin detaches its children on purpose (it never waits for most); the test waits for their Touches.
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -54,10 +55,11 @@ Deno.test({
         { tool: "bash", sessionID: "ses_plugin", callID: "call_1" },
         { args: { command: "gh issue view 4500 --repo sst/opencode", description: "Read it" } },
       );
+      // OpenCode 1.18 gives the message id and agent on output.message, not on input.
       await hooks["chat.message"](
-        { sessionID: "ses_plugin", agent: "build", messageID: "msg_1" },
+        { sessionID: "ses_plugin" },
         {
-          message: { role: "user" },
+          message: { id: "msg_1", role: "user", agent: "build", sessionID: "ses_plugin" },
           parts: [
             { type: "text", text: "Compare with https://github.com/sst/opencode/pull/4600" },
             {
@@ -68,16 +70,42 @@ Deno.test({
           ],
         },
       );
+      // rgraph's own tool: when the plugin's hook resolves, the note that ties the call to its
+      // session is already written, before OpenCode sends the call to the MCP server.
+      const notes = `${sb.dbPath.slice(0, sb.dbPath.lastIndexOf("/"))}/memory-reads`;
+      await hooks["tool.execute.before"](
+        { tool: "rgraph_resource", sessionID: "ses_plugin", callID: "call_2" },
+        { args: { address: "sst/opencode#4500" } },
+      );
+      const noted = [...Deno.readDirSync(notes)].map((e) =>
+        JSON.parse(Deno.readTextFileSync(`${notes}/${e.name}`))
+      );
+      assert.deepEqual(
+        noted.map((n) => [n.session_id, n.tool_use_id, n.address, n.harness]),
+        [["ses_plugin", "call_2", "sst/opencode#4500", "opencode"]],
+      );
+      // The session hint, naming the tool as OpenCode presents it, on every model request.
+      for (let i = 0; i < 2; i++) {
+        const output = { system: ["You are OpenCode.", "another plugin's line"] };
+        await hooks["experimental.chat.system.transform"]({ sessionID: "ses_plugin" }, output);
+        const [first, ...rest] = output.system;
+        assert.match(
+          first,
+          /^You are OpenCode\.\nrgraph: before fetching a GitHub issue.*`rgraph_resource`/,
+        );
+        assert.deepEqual(rest, ["another plugin's line"], "other plugins' entries stay their own");
+      }
       const list = async () => {
         const r = await sb.rgraph(["touches", "--json"]);
         return r.code === 0 ? JSON.parse(r.stdout) as Array<Record<string, unknown>> : [];
       };
       const ts = await waitFor(list, (t) => t.length >= 2);
       assert.deepEqual(
-        ts.map((t) => [t.provenance, t.address, t.tool_use_id, t.session_id, t.harness]).sort(),
+        ts.map((t) => [t.provenance, t.address, t.tool_use_id, t.session_id, t.agent_id, t.harness])
+          .sort(),
         [
-          ["FETCHED", "github:sst/opencode#4500", "call_1", "ses_plugin", "opencode"],
-          ["PROMPTED", "github:sst/opencode#4600", null, "ses_plugin", "opencode"],
+          ["FETCHED", "github:sst/opencode#4500", "call_1", "ses_plugin", null, "opencode"],
+          ["PROMPTED", "github:sst/opencode#4600", null, "ses_plugin", "build", "opencode"],
         ],
       );
     } finally {
@@ -106,6 +134,11 @@ Deno.test({
       await hooks["chat.message"](undefined, undefined);
       await hooks.event({ event: { type: "session.idle", properties: { sessionID: "s" } } });
       await hooks.event(undefined);
+      // rgraph's own tool waits for the hook, which cannot start: the call goes on at once.
+      await hooks["tool.execute.before"]({ tool: "rgraph_resource" }, { args: { address: "x" } });
+      const output = { system: ["base"] };
+      await hooks["experimental.chat.system.transform"]({}, output);
+      assert.deepEqual(output.system, ["base"], "no hint without rgraph");
       // Give a spawn failure time to surface as an unhandled error, if it could.
       await new Promise((r) => setTimeout(r, 500));
     } finally {

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { RGRAPH_FLAGS, type RunResult, type Sandbox, sandbox } from "./helpers.ts";
 import { HARNESS_NAMES, HARNESSES } from "../lib/capture/harness/mod.ts";
 import type { HarnessName, ToolStartEvent } from "../lib/capture/harness/event.ts";
-import { nudgeText, SESSION_HINT } from "../lib/capture/nudge.ts";
+import { nudgeText, sessionHint } from "../lib/capture/nudge.ts";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
 import { itemAddress } from "../lib/address/key.ts";
 import type { IssueResource } from "../lib/types.ts";
@@ -179,8 +179,9 @@ const EXPECTED: Record<HarnessName, { session: string; rows: Row[] }> = {
         "toolu_01AaBbCcDdEeFfGgHhIiJjKk",
         null,
       ],
-      ["PROMPTED", "github:sst/opencode#4500", null, null, null, null],
-      ["PROMPTED", "github:sst/opencode#4600", null, null, null, null],
+      // The plugin passes the agent OpenCode names at chat.message's output.message.
+      ["PROMPTED", "github:sst/opencode#4500", null, null, null, "build"],
+      ["PROMPTED", "github:sst/opencode#4600", null, null, null, "build"],
     ],
   },
   gemini: {
@@ -234,7 +235,8 @@ for (const harness of HARNESS_NAMES) {
       for (const name of fixtureNames(harness)) {
         const r = await hook(sb, harness, name);
         assertValidOutput(r, name);
-        const hint = HARNESSES[harness].renderSessionHint(SESSION_HINT);
+        const adapter = HARNESSES[harness];
+        const hint = adapter.renderSessionHint(sessionHint(adapter.resourceTool));
         if (name === "session_start") {
           assert.equal(r.stdout, hint === null ? "" : `${hint}\n`, name);
         } else assert.equal(r.stdout, "", `${name}: nothing in memory, so no Nudge`);
@@ -433,7 +435,7 @@ Deno.test("bad input to the hook: unknown harness, unknown flag, non-JSON, a bro
       assert.deepEqual([r.code, r.stdout], [0, ""], args.join(" "));
       assert.match(await Deno.readTextFile(`${sb.dir}/data/rgraph/hook.log`), logged);
     }
-    await Deno.mkdir(`${sb.dir}/data`, { recursive: true });
+    await Deno.mkdir(`${sb.dir}/data/rgraph`, { recursive: true });
     await Deno.writeTextFile(
       sb.dbPath,
       "this is not a SQLite database, just some text ".repeat(100),
@@ -537,6 +539,26 @@ Deno.test("Nudge: a fetch of something in memory gets one context line where the
   }
 });
 
+Deno.test("rgraph's own hint and Nudges handed back inside a prompt (Gemini CLI's <hook_context>) name nothing", async () => {
+  const sb = await sandbox();
+  try {
+    const line = await storeIssue(sb.dbPath);
+    const gemini = HARNESSES.gemini;
+    const p = JSON.parse(payload("gemini", "before_agent"));
+    p.prompt = `<hook_context>${sessionHint(gemini.resourceTool)}\n${line}</hook_context>\n` +
+      "look at https://github.com/lumendb/lumen/issues/8";
+    const r = await sb.rgraph(["hook", "gemini"], { stdin: JSON.stringify(p) });
+    assert.deepEqual([r.code, r.stdout], [0, ""], r.stderr);
+    assert.deepEqual(
+      (await touches(sb)).map((t) => [t.provenance, t.address]),
+      [["PROMPTED", "github:lumendb/lumen#8"]],
+      "the Nudge's memgraph/memgraph#1234 is rgraph's text, not the person's",
+    );
+  } finally {
+    await sb.cleanup();
+  }
+});
+
 Deno.test("the resource tool call records no FETCHED Touch (its Cache Read is the MCP server's)", async () => {
   const sb = await sandbox();
   try {
@@ -568,7 +590,9 @@ Deno.test("commands/hook.ts runs as its own entry point, as the hook does throug
     await w.close();
     const out = await child.output();
     assert.equal(out.code, 0);
-    const hint = HARNESSES["claude-code"].renderSessionHint(SESSION_HINT);
+    const hint = HARNESSES["claude-code"].renderSessionHint(
+      sessionHint(HARNESSES["claude-code"].resourceTool),
+    );
     assert.equal(new TextDecoder().decode(out.stdout), `${hint}\n`);
   } finally {
     await sb.cleanup();

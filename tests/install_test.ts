@@ -206,18 +206,22 @@ for (const harness of Object.keys(EXPECT) as Harness[]) {
       // rgraph's hooks: one per event, running `hook <harness>`.
       const hooksText = installed.get(expect.hooks);
       assert.ok(hooksText, `${expect.hooks} was not written`);
+      // Every command names the config file by absolute path: harnesses may pass no RGRAPH_CONFIG.
+      const named = `--config ${box.configPath}`;
       if (harness === "opencode") {
         assert.match(hooksText, /"hook", "opencode"|hook.*opencode/);
         assert.match(hooksText, /"session\.idle"/);
         assert.match(hooksText, /"sweep", "--background"/);
         assert.match(hooksText, /^const RGRAPH_COMMAND = \[.+\];/m);
+        const argv = JSON.parse(/^const RGRAPH_COMMAND = (\[.+\]);/m.exec(hooksText)![1]);
+        assert.deepEqual(argv.slice(-2), ["--config", box.configPath]);
       } else {
         const doc = readConfig(expect.hooks, hooksText);
         for (const event of expect.events) {
           const ours = hookCommands(doc, event, expect.grouped).filter((c) => / hook /.test(c));
           const tail = harness === "copilot" ? `hook copilot --event ${event}` : `hook ${harness}`;
           assert.equal(ours.length, 1, `${event}: ${ours.length} rgraph hooks`);
-          assert.ok(ours[0].endsWith(tail), `${event}: ${ours[0]}`);
+          assert.ok(ours[0].endsWith(`${named} ${tail}`), `${event}: ${ours[0]}`);
         }
         // At session end: an automatic Sweep in the background, never `rgraph hook`.
         const end = hookCommands(doc, expect.end!, expect.grouped);
@@ -227,7 +231,7 @@ for (const harness of Object.keys(EXPECT) as Harness[]) {
       }
       const server = at(readConfig(expect.mcp, installed.get(expect.mcp)!), expect.mcpPath);
       const argv = [server.command, ...(server.args ?? [])].flat();
-      assert.equal(argv.at(-1), "serve-mcp");
+      assert.deepEqual(argv.slice(-3), ["--config", box.configPath, "serve-mcp"]);
 
       // Twice changes nothing.
       const second = await box.rgraph(["install", harness, "--dir", dir]);
@@ -376,10 +380,16 @@ Deno.test("user scope honours CODEX_HOME; a changed --command replaces rgraph's 
     assert.equal(b.code, 0, b.stderr);
     const hooks = JSON.parse(await Deno.readTextFile(`${codexHome}/hooks.json`));
     for (const event of EXPECT.codex.events) {
-      assert.deepEqual(hookCommands(hooks, event, true), ["rgraph hook codex"]);
+      // The config file is named even after --command: a harness may pass no RGRAPH_CONFIG.
+      assert.deepEqual(hookCommands(hooks, event, true), [
+        `rgraph --config ${box.configPath} hook codex`,
+      ]);
     }
     const config = parseToml(await Deno.readTextFile(`${codexHome}/config.toml`)) as any;
-    assert.deepEqual(config.mcp_servers.rgraph, { command: "rgraph", args: ["serve-mcp"] });
+    assert.deepEqual(config.mcp_servers.rgraph, {
+      command: "rgraph",
+      args: ["--config", box.configPath, "serve-mcp"],
+    });
     assert.equal(config.features.hooks, true);
     const u = await box.rgraph(["uninstall", "codex", "--scope", "user"], { env });
     assert.equal(u.code, 0, u.stderr);
@@ -439,6 +449,48 @@ Deno.test("when no login name can be found, install writes the config without an
     );
     assert.equal(identity.ok, false);
     assert.match(identity.fix, /\[identity\] user_id/);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("with XDG_DATA_HOME set, install makes the config name its store, so harnesses that drop the variable use the same one", async () => {
+  const box = await sandbox();
+  try {
+    const dir = `${box.dir}/project`;
+    await Deno.mkdir(dir);
+    const xdg = { XDG_DATA_HOME: `${box.dir}/xdg-data` };
+    // An existing config without [store] path: the line is added, marked, and said.
+    await box.writeConfig('[identity]\nuser_id = "alice"\n');
+    const r = await box.rgraph(["install", "codex", "--dir", dir], { env: xdg });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /names its store now \(\[store\] path\): XDG_DATA_HOME is set here/);
+    const text = await Deno.readTextFile(box.configPath);
+    assert.equal(
+      (parseToml(text) as any).store.path,
+      "~/xdg-data/rgraph/rgraph.db",
+      "written under ~/ when it is in the home",
+    );
+    assert.match(text, /# added by rgraph install/);
+    // Without XDG_DATA_HOME the variable can change nothing: a config without a store stays as it is.
+    await box.writeConfig('[identity]\nuser_id = "alice"\n');
+    const plain = await box.rgraph(["install", "codex", "--dir", dir], {
+      env: { XDG_DATA_HOME: "" },
+    });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(await Deno.readTextFile(box.configPath), '[identity]\nuser_id = "alice"\n');
+    // A config that names its store is never touched.
+    await box.writeConfig('[identity]\nuser_id = "alice"\n[store]\npath = "/srv/r.db"\n');
+    await box.rgraph(["install", "codex", "--dir", dir], { env: xdg });
+    assert.match(await Deno.readTextFile(box.configPath), /^path = "\/srv\/r\.db"$/m);
+    // A new config gets it from the start.
+    await Deno.remove(box.configPath);
+    await box.rgraph(["install", "codex", "--dir", dir], { env: { ...xdg, USER: "erin" } });
+    const created = parseToml(await Deno.readTextFile(box.configPath)) as any;
+    assert.deepEqual([created.identity.user_id, created.store.path], [
+      "erin",
+      "~/xdg-data/rgraph/rgraph.db",
+    ]);
   } finally {
     await box.cleanup();
   }

@@ -452,7 +452,7 @@ Deno.test("serve-mcp without an identity refuses to start, with one line saying 
   }
 });
 
-Deno.test("a resource call the hook reported is tied to that session, tool-call id and agent", async () => {
+Deno.test("a resource call the hook reported is tied to that session, tool-call id and agent: by the ids the harness sends, by address only within the server's session", async () => {
   const sb = await sandbox();
   const store = openEmbeddedStore(sb.dbPath);
   await store.putResources([{ resource: issue("memgraph", "memgraph", 1234) }]);
@@ -462,26 +462,51 @@ Deno.test("a resource call the hook reported is tied to that session, tool-call 
       new URL("../fixtures/payloads/claude-code/resource_tool.json", import.meta.url),
     ),
   );
-  const preToolUse = async (over: Record<string, unknown>) => {
-    const r = await sb.rgraph(["hook", "claude-code"], {
+  const preToolUse = async (harness: string, over: Record<string, unknown>) => {
+    const r = await sb.rgraph(["hook", harness], {
       stdin: JSON.stringify({ ...fixture, ...over }),
     });
     assert.deepEqual([r.code, r.stdout], [0, ""], r.stderr);
   };
+  const url = fixture.tool_input.address as string;
   // Claude Code gives stdio servers the session they started in; the hook's note is the call's own.
-  const client = await connect(sb, "claude-code", { CLAUDE_CODE_SESSION_ID: "sess-at-start" });
+  const claude = await connect(sb, "claude-code", { CLAUDE_CODE_SESSION_ID: "sess-at-start" });
+  // Codex sends its ids with every call; Gemini CLI and OpenCode send none, anywhere.
+  const codex = await connect(sb, "codex-mcp-client");
+  const gemini = await connect(sb, "gemini-cli-mcp-client");
   try {
-    const url = fixture.tool_input.address as string;
-    // 1. PreToolUse, then the call without a tool-call id in its metadata: matched by address.
-    await preToolUse({});
-    assert.match((await ask(client, url)).text, /^rgraph: hit github:memgraph\/memgraph#1234 /);
-    // 2. A subagent's call whose request carries Claude Code's tool-use id: matched by that id,
-    //    even with another note for the same address waiting.
-    await preToolUse({ session_id: "sess-2", tool_use_id: "toolu_other", agent_id: "agent-9" });
-    await preToolUse({ session_id: "sess-2", tool_use_id: "toolu_02", agent_id: "agent-7" });
-    await ask(client, `  ${url}`, undefined, { "claudecode/toolUseId": "toolu_02" });
-    // 3. A call no hook reported: the session the server started in, no tool-call id.
-    await ask(client, "memgraph/memgraph#1234", undefined, {});
+    // 1. Claude Code's tool-use id in the request: that note, even with another one for the same
+    //    address waiting.
+    await preToolUse("claude-code", {
+      session_id: "sess-2",
+      tool_use_id: "toolu_other",
+      agent_id: "agent-9",
+    });
+    await preToolUse("claude-code", {
+      session_id: "sess-2",
+      tool_use_id: "toolu_02",
+      agent_id: "agent-7",
+    });
+    await ask(claude, `  ${url}`, undefined, { "claudecode/toolUseId": "toolu_02" });
+    // 2. Codex's callId and sessionId: that note, not a later one of the same session and address.
+    await preToolUse("codex", { session_id: "codex-thread", tool_use_id: "call_2" });
+    await preToolUse("codex", { session_id: "codex-thread", tool_use_id: "call_3" });
+    await ask(codex, url, undefined, {
+      callId: "call_2",
+      sessionId: "codex-thread",
+      threadId: "codex-thread",
+    });
+    // 3. No id, and the server knows its session: the note of another session (toolu_other,
+    //    sess-2) is not claimed by address; the Cache Read is the server's session's.
+    await ask(claude, url, undefined, {});
+    // 4. No id and no session anywhere (Gemini CLI): the latest note for the address, within 60 s.
+    await preToolUse("gemini", {
+      hook_event_name: "BeforeTool",
+      tool_name: "mcp_rgraph_resource",
+      session_id: "gemini-session",
+      tool_use_id: null,
+    });
+    await ask(gemini, url);
     const r = await sb.rgraph(["touches", "--json"]);
     assert.equal(r.code, 0, r.stderr);
     const ts = JSON.parse(r.stdout) as {
@@ -495,24 +520,20 @@ Deno.test("a resource call the hook reported is tied to that session, tool-call 
       harness: string | null;
     }[];
     assert.deepEqual(
-      ts.map((t) => [t.address, t.status, t.outcome, t.session_id, t.tool_use_id, t.agent_id]),
+      ts.map((t) => [t.status, t.outcome, t.session_id, t.tool_use_id, t.agent_id, t.harness]),
       [
-        [
-          "github:memgraph/memgraph#1234",
-          "served",
-          "hit",
-          fixture.session_id,
-          fixture.tool_use_id,
-          null,
-        ],
-        ["github:memgraph/memgraph#1234", "served", "hit", "sess-2", "toolu_02", "agent-7"],
-        ["github:memgraph/memgraph#1234", "served", "hit", "sess-at-start", null, null],
+        ["served", "hit", "sess-2", "toolu_02", "agent-7", "claude-code"],
+        ["served", "hit", "codex-thread", "call_2", null, "codex"],
+        ["served", "hit", "sess-at-start", null, null, "claude-code"],
+        ["served", "hit", "gemini-session", null, null, "gemini"],
       ],
       "the hook itself recorded no Touch; each Cache Read carries its own call's ids",
     );
-    assert.ok(ts.every((t) => t.harness === "claude-code" && t.provenance === "FETCHED"));
+    assert.ok(ts.every((t) => t.provenance === "FETCHED"));
   } finally {
-    await client.close();
+    await claude.close();
+    await codex.close();
+    await gemini.close();
     await sb.cleanup();
   }
 });

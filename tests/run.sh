@@ -28,6 +28,11 @@ if [ -z "${RGRAPH_TEST_NEO4J_URL:-}" ]; then
   fi
 fi
 
+# The real-harness tests (tests/harness/) run each pinned harness CLI from
+# $RGRAPH_HARNESS_BIN_DIR (.ci/run installs them there); without a binary its
+# tests are skipped, and fail under CI=true.
+echo "harness CLIs: ${RGRAPH_HARNESS_BIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/rgraph-ci/harness/bin}"
+
 log=$(mktemp)
 # Bounded, so a hung test cannot outlive CI's budget.
 timeout 50m deno test --allow-all --parallel "$@" 2>&1 | tee "$log"

@@ -1,7 +1,7 @@
 /** The Nudge line against a real embedded store: what the hook adds before a fetch. */
 
 import assert from "node:assert/strict";
-import { nudgeText, SESSION_HINT } from "../lib/capture/mod.ts";
+import { nudgeText, sessionHint, withoutOwnText } from "../lib/capture/mod.ts";
 import { ago } from "../lib/time.ts";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
 import { itemAddress, listingAddress, repositoryAddress } from "../lib/address/key.ts";
@@ -113,8 +113,30 @@ Deno.test("ago: short relative ages", () => {
   for (const [iso, want] of cases) assert.equal(ago(iso, NOW), want, iso);
 });
 
-Deno.test("SESSION_HINT is one line naming the resource tool", () => {
-  assert.ok(!SESSION_HINT.includes("\n"));
-  assert.match(SESSION_HINT, /`resource` MCP tool/);
-  assert.match(SESSION_HINT, /issue, pull request, repository/);
+Deno.test("the session hint is one line naming the tool as the harness presents it", () => {
+  const claude = sessionHint({ name: "mcp__rgraph__resource" });
+  assert.ok(!claude.includes("\n"));
+  assert.match(claude, /call the `mcp__rgraph__resource` MCP tool with its URL/);
+  assert.match(claude, /issue, pull request, repository/);
+  const codex = sessionHint({ name: "resource", namespace: "mcp__rgraph" });
+  assert.match(codex, /call the `resource` tool in the `mcp__rgraph` namespace/);
+});
+
+Deno.test("rgraph's own lines in a prompt are not the person's: the hint and Nudges go, the rest stays", () => {
+  const hint = sessionHint({ name: "mcp_rgraph_resource" });
+  const nudge = 'o/r#5 is in memory (title on GitHub, untrusted: "x"), fetched 2h ago, ' +
+    "updated on GitHub 3d ago — resource returns it";
+  // Gemini CLI's BeforeAgent prompt, with the hint handed back in front of what the person typed.
+  assert.equal(
+    withoutOwnText(`<hook_context>${hint}</hook_context>\nlook at https://github.com/o/r/issues/8`),
+    "\nlook at https://github.com/o/r/issues/8",
+  );
+  assert.equal(withoutOwnText(`${nudge}\nsee o/r#9`), "see o/r#9");
+  // Another hook's context in the same block stays, minus rgraph's line.
+  assert.equal(
+    withoutOwnText(`<hook_context>lint: o/r#3 is flaky\n${hint}</hook_context>`),
+    "<hook_context>lint: o/r#3 is flaky",
+  );
+  // A person's own words that merely mention rgraph stay.
+  assert.equal(withoutOwnText("rgraph: why is o/r#4 missing?"), "rgraph: why is o/r#4 missing?");
 });

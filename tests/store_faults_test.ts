@@ -42,7 +42,7 @@ function assertOneLine(r: RunResult, command: string, message: RegExp): void {
   const lines = r.stderr.split("\n").filter((l) => l !== "");
   assert.equal(lines.length, 1, `${command} printed one line: ${r.stderr}`);
   assert.ok(lines[0].startsWith(`rgraph ${command}: `), lines[0]);
-  assert.match(lines[0], message, command);
+  assert.match(lines[0], message, `${command}: ${lines[0]}`);
   assert.doesNotMatch(r.stderr, /internal error|\bat .*\.ts:\d+/, command);
 }
 
@@ -60,19 +60,37 @@ async function hookLog(sb: Sandbox): Promise<string> {
   }
 }
 
-/** Runs the hook for issue `n`: it must exit 0, print nothing, and log the lost Touch. */
-async function assertHookLoses(
+/** Runs the hook for issue `n`: it must exit 0 and print nothing; returns the lines it logged and its time. */
+async function runHookOn(
   sb: Sandbox,
   n: number,
-  why: RegExp,
-  unprivileged = false,
-): Promise<number> {
+  unprivileged: boolean,
+): Promise<{ added: string[]; elapsed: number }> {
   const before = await hookLog(sb);
   const started = performance.now();
   const r = await sb.rgraph(["hook", "claude-code"], { stdin: hookPayload(n), unprivileged });
   const elapsed = performance.now() - started;
   assert.deepEqual([r.code, r.stdout, r.stderr], [0, "", ""]);
-  const added = (await hookLog(sb)).slice(before.length).trim().split("\n");
+  const added = (await hookLog(sb)).slice(before.length).trim().split("\n").filter((l) => l);
+  return { added, elapsed };
+}
+
+function spooled(sb: Sandbox): string[] {
+  try {
+    return [...Deno.readDirSync(`${sb.dir}/data/rgraph/touch-spool`)].map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+/** The hook for issue `n` could keep its Touch nowhere: one log line says it was lost, and why. */
+async function assertHookLoses(
+  sb: Sandbox,
+  n: number,
+  why: RegExp,
+  unprivileged = false,
+): Promise<void> {
+  const { added } = await runHookOn(sb, n, unprivileged);
   assert.equal(added.length, 1, added.join("\n"));
   assert.match(
     added[0],
@@ -81,6 +99,34 @@ async function assertHookLoses(
     ),
   );
   assert.match(added[0], why);
+}
+
+/**
+ * The hook for issue `n` keeps its Touch in the spool for the next command:
+ * one log line saying so and why, or none when the store was only busy
+ * (`why` null). Returns how long the hook took.
+ */
+async function assertHookKeeps(
+  sb: Sandbox,
+  n: number,
+  why: RegExp | null,
+  unprivileged = false,
+): Promise<number> {
+  const files = spooled(sb).length;
+  const { added, elapsed } = await runHookOn(sb, n, unprivileged);
+  assert.equal(spooled(sb).length, files + 1, "one spool file more");
+  if (why === null) {
+    assert.deepEqual(added, [], "a busy store is no news");
+  } else {
+    assert.equal(added.length, 1, added.join("\n"));
+    assert.match(
+      added[0],
+      new RegExp(
+        `claude-code: kept 1 Touch \\(github:faults-org/repo#${n}; session faults-session\\) in .*touch-spool until the store can take them: `,
+      ),
+    );
+    assert.match(added[0], why);
+  }
   return elapsed;
 }
 
@@ -109,10 +155,10 @@ async function seed(sb: Sandbox, count: number): Promise<void> {
   assert.equal(await hookLog(sb), "");
 }
 
-Deno.test("a file that is not a database: every command says so in one line with the fix; the hook logs the lost Touch", async () => {
+Deno.test("a file that is not a database: every command says so in one line with the fix; the hook keeps its Touch and says why", async () => {
   const sb = await sandbox();
   try {
-    await Deno.mkdir(`${sb.dir}/data`, { recursive: true });
+    await Deno.mkdir(`${sb.dir}/data/rgraph`, { recursive: true });
     // Random bytes: no SQLite header.
     await Deno.writeFile(sb.dbPath, crypto.getRandomValues(new Uint8Array(8192)).map((b) => b | 1));
     const fault = naming(
@@ -124,13 +170,13 @@ Deno.test("a file that is not a database: every command says so in one line with
     const c = await doctorStore(sb, "store");
     assert.match(c.detail, naming(sb, "^the store ", " is not a database"));
     assert.match(c.fix, /restore it from a backup, or move it aside/);
-    await assertHookLoses(sb, 1, /is not a database/);
+    await assertHookKeeps(sb, 1, /is not a database/);
   } finally {
     await sb.cleanup();
   }
 });
 
-Deno.test("a truncated database: every command calls it damaged in one line with the fix; the hook logs the lost Touch", async () => {
+Deno.test("a truncated database: every command calls it damaged in one line with the fix; the hook keeps its Touch and says why", async () => {
   const sb = await sandbox();
   try {
     await seed(sb, 30);
@@ -144,7 +190,7 @@ Deno.test("a truncated database: every command calls it damaged in one line with
     );
     for (const args of COMMANDS) assertOneLine(await sb.rgraph(args), args[0], fault);
     assert.match((await doctorStore(sb, "store")).detail, /is damaged/);
-    await assertHookLoses(sb, 1, /is damaged/);
+    await assertHookKeeps(sb, 1, /is damaged/);
   } finally {
     await sb.cleanup();
   }
@@ -176,8 +222,13 @@ Deno.test({
   async fn() {
     const sb = await sandbox();
     try {
-      await Deno.mkdir(`${sb.dir}/data`, { recursive: true });
-      await Deno.chmod(`${sb.dir}/data`, 0o555);
+      // The store's folder is the data directory. The hook may still append to its log there
+      // (a file of its own, writable), so the Touch it loses is logged.
+      const dir = `${sb.dir}/data/rgraph`;
+      await Deno.mkdir(dir, { recursive: true });
+      await Deno.writeTextFile(`${dir}/hook.log`, "");
+      await Deno.chmod(`${dir}/hook.log`, 0o666);
+      await Deno.chmod(dir, 0o555);
       const fault = naming(
         sb,
         "cannot open the store ",
@@ -187,13 +238,9 @@ Deno.test({
         assertOneLine(await sb.rgraph(args, { unprivileged: true }), args[0], fault);
       }
       assert.match((await doctorStore(sb, "store", true)).detail, /cannot open the store/);
-      // The hook log lives in the same directory: make a writable one beside the store's.
-      await Deno.chmod(`${sb.dir}/data`, 0o755);
-      await Deno.mkdir(`${sb.dir}/data/rgraph`);
-      await Deno.chmod(`${sb.dir}/data`, 0o555);
       await assertHookLoses(sb, 1, /cannot open the store/, true);
     } finally {
-      await Deno.chmod(`${sb.dir}/data`, 0o755);
+      await Deno.chmod(`${sb.dir}/data/rgraph`, 0o755).catch(() => {});
       await sb.cleanup();
     }
   },
@@ -201,7 +248,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "a read-only database: writes fail in one line with the fix, reads still answer; doctor fails 'store writable'; the hook logs the lost Touch",
+    "a read-only database: writes fail in one line with the fix, reads still answer; doctor fails 'store writable'; the hook keeps its Touch, recorded once the store is writable",
   ignore: !permissionsEnforceable(),
   async fn() {
     const sb = await sandbox();
@@ -225,14 +272,23 @@ Deno.test({
       const c = await doctorStore(sb, "store writable", true);
       assert.match(c.detail, /is read-only/);
       assert.match(c.fix, /chmod u\+w /);
-      await assertHookLoses(sb, 1, /is read-only/, true);
-      // Writable again: doctor passes, and the next hook records.
+      await assertHookKeeps(sb, 1, /is read-only/, true);
+      // Read-only still: a command reads on and the kept Touch waits.
+      const still = await sb.rgraph(["touches", "--json"], { unprivileged: true });
+      assert.equal(JSON.parse(still.stdout).length, 1);
+      // Writable again: doctor passes, and the next command records the kept Touch.
       for (const suffix of ["", "-wal", "-shm"]) {
         await Deno.chmod(`${sb.dbPath}${suffix}`, 0o644).catch(() => {});
       }
       const d = await sb.rgraph(["doctor", "--json", "--dir", sb.dir], { unprivileged: true });
       const checks = JSON.parse(d.stdout) as { check: string; ok: boolean }[];
       assert.equal(checks.find((x) => x.check === "store writable")?.ok, true);
+      const after = await sb.rgraph(["touches", "--json"], { unprivileged: true });
+      assert.deepEqual(JSON.parse(after.stdout).map((x: { address: string }) => x.address), [
+        "github:faults-org/repo#100",
+        "github:faults-org/repo#1",
+      ]);
+      assert.deepEqual(spooled(sb), [], "the spool is empty once recorded");
     } finally {
       await sb.cleanup();
     }
@@ -260,7 +316,7 @@ async function withLock(path: string, exclusive: boolean, fn: () => Promise<void
   }
 }
 
-Deno.test("a store another process holds the write lock on: the hook gives up within a second and logs the lost Touch; writers fail in one line; readers answer", async () => {
+Deno.test("a store another process holds the write lock on: the hook gives up within a second and keeps its Touch for the next command; writers fail in one line; readers answer", async () => {
   const sb = await sandbox();
   try {
     await seed(sb, 1);
@@ -270,7 +326,7 @@ Deno.test("a store another process holds the write lock on: the hook gives up wi
     const unlocked = performance.now() - reference;
     assert.equal(free.code, 0);
     await withLock(sb.dbPath, false, async () => {
-      const locked = await assertHookLoses(sb, 3, /is locked by another process/);
+      const locked = await assertHookKeeps(sb, 3, null);
       assert.ok(
         locked - unlocked < 1000,
         `the hook waited ${Math.round(locked - unlocked)} ms longer than without the lock`,
@@ -294,8 +350,7 @@ Deno.test("a store another process holds the write lock on: the hook gives up wi
         /is locked by another process/,
       );
     });
-    // Lock released: nothing else was lost, and the hook records again.
-    assert.equal((await sb.rgraph(["hook", "claude-code"], { stdin: hookPayload(3) })).code, 0);
+    // Lock released: the next command records what the hook kept, and nothing was lost.
     const t = await sb.rgraph(["touches", "--json"]);
     assert.deepEqual(JSON.parse(t.stdout).map((x: { address: string }) => x.address), [
       "github:faults-org/repo#100",
@@ -307,7 +362,7 @@ Deno.test("a store another process holds the write lock on: the hook gives up wi
   }
 });
 
-Deno.test("a store another process holds exclusively: every command says it is locked in one line; the hook gives up and logs", async () => {
+Deno.test("a store another process holds exclusively: every command says it is locked in one line; the hook gives up and keeps its Touch", async () => {
   const sb = await sandbox();
   try {
     await seed(sb, 1);
@@ -319,7 +374,7 @@ Deno.test("a store another process holds exclusively: every command says it is l
       ]);
       results.forEach((r, i) => assertOneLine(r, COMMANDS[i][0], fault));
       assert.match(doctor.detail, /is locked by another process/);
-      await assertHookLoses(sb, 1, /is locked by another process/);
+      await assertHookKeeps(sb, 1, null);
     });
   } finally {
     await sb.cleanup();

@@ -596,9 +596,10 @@ Deno.test("a refused token: one-line error that never shows the token, Touches s
     assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     assert.match(r.stderr, /refused the token/);
     assert.ok(!r.stderr.includes(secret) && !r.stdout.includes(secret));
-    for await (const f of Deno.readDir(`${w.sb.dir}/data`)) {
+    const dataDir = w.sb.dbPath.slice(0, w.sb.dbPath.lastIndexOf("/"));
+    for await (const f of Deno.readDir(dataDir)) {
       if (!f.isFile) continue;
-      const bytes = new TextDecoder().decode(await Deno.readFile(`${w.sb.dir}/data/${f.name}`));
+      const bytes = new TextDecoder().decode(await Deno.readFile(`${dataDir}/${f.name}`));
       assert.ok(!bytes.includes(secret), `the token is stored in ${f.name}`);
     }
     assert.ok((await w.touches()).every((t) => t.status === "pending"));

@@ -5,8 +5,15 @@
  * @module
  */
 
-import { type FlagSpec, parseFlags, spellings } from "./flags.ts";
+import { type FlagSpec, opaqueFrom, parseFlags, spellings } from "./flags.ts";
 import { commandName } from "./shell.ts";
+
+/**
+ * Values that cannot change which URL is read or how (`-H "Authorization:
+ * token $T"`, `-o "$F"`, credentials, timeouts): they may need expansion.
+ * Every other flag's value, and the URL, must be literal.
+ */
+const SAFE = "safe";
 
 const CURL: FlagSpec = {
   value: spellings({
@@ -14,27 +21,34 @@ const CURL: FlagSpec = {
     "-d --data --data-raw --data-binary --data-ascii --data-urlencode --json -F --form --form-string -T --upload-file":
       "data",
     "--url": "url",
-    "-H --header -o --output -u --user -A --user-agent -e --referer -w --write-out -m --max-time -x --proxy -b --cookie -c --cookie-jar -E --cert -K --config -r --range -y -Y -z -C -P -Q --quote -t --telnet-option -D --dump-header -U --proxy-user --connect-timeout --retry --retry-delay --retry-max-time --cacert --capath --key --limit-rate --max-filesize --resolve --output-dir --oauth2-bearer --variable --expand-header --expand-url --proto --proto-redir":
+    "-H --header -o --output --output-dir -D --dump-header -u --user -U --proxy-user --oauth2-bearer -A --user-agent -e --referer -w --write-out -m --max-time --connect-timeout --retry --retry-delay --retry-max-time -b --cookie -c --cookie-jar -E --cert --cacert --capath --key --limit-rate --max-filesize":
+      SAFE,
+    "-x --proxy -K --config -r --range -y -Y -z -C -P -Q --quote -t --telnet-option --resolve --variable --expand-header --expand-url --proto --proto-redir":
       "other",
   }),
   bool: spellings({ "-G --get": "get", "-I --head": "head" }),
   lenient: true,
+  opaque: [SAFE],
 };
 
 const WGET: FlagSpec = {
   value: spellings({
     "--method": "method",
     "--post-data --post-file --body-data --body-file": "data",
-    "-O --output-document -o --output-file -a --append-output -e --execute -t --tries -T --timeout -w --wait -P --directory-prefix -U --user-agent -i --input-file -B --base -Q --quota -l --level -A --accept -R --reject -D --domains -I --include-directories -X --exclude-directories --header --user --password --load-cookies --save-cookies":
+    "--header -O --output-document -o --output-file -a --append-output -P --directory-prefix -U --user-agent -t --tries -T --timeout -w --wait --user --password --load-cookies --save-cookies":
+      SAFE,
+    "-e --execute -i --input-file -B --base -Q --quota -l --level -A --accept -R --reject -D --domains -I --include-directories -X --exclude-directories":
       "other",
   }),
   bool: spellings({ "--spider": "head" }),
   lenient: true,
+  opaque: [SAFE],
 };
 
 /**
  * URLs that `argv` (a `curl` or `wget` command) GETs; `[]` for any other
- * command or any non-GET request.
+ * command, any non-GET request, and any word of unknown value (`opaque`:
+ * indices into `argv`) where a value could matter.
  *
  * @example
  * ```ts
@@ -42,10 +56,10 @@ const WGET: FlagSpec = {
  * // ["https://api.github.com/repos/o/r"]
  * ```
  */
-export function fetchedUrls(argv: readonly string[]): string[] {
+export function fetchedUrls(argv: readonly string[], opaque?: ReadonlySet<number>): string[] {
   const name = argv[0] === undefined ? undefined : commandName(argv[0]);
   if (name !== "curl" && name !== "wget") return [];
-  const p = parseFlags(argv.slice(1), name === "curl" ? CURL : WGET);
+  const p = parseFlags(argv.slice(1), name === "curl" ? CURL : WGET, opaqueFrom(opaque, 1));
   if (!p || p.flags.has("head")) return [];
   const method = p.flags.get("method")?.at(-1)?.toUpperCase();
   // curl -G turns data into the query string; otherwise data means POST.

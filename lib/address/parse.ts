@@ -108,7 +108,7 @@ function fromShell(input: unknown, ctx: ParseContext, powershell = false): Addre
   }
   const out: Address[] = [];
   for (const cmd of commands) {
-    const urls = fetchedUrls(cmd.argv);
+    const urls = fetchedUrls(cmd.argv, cmd.opaque);
     for (const adapter of ADAPTERS) {
       out.push(...adapter.fromCommand(cmd, ctx));
       for (const url of urls) {
@@ -154,11 +154,20 @@ function unique(addresses: Address[]): Address[] {
   return addresses.filter((a) => !namesViewer(a) && !seen.has(a.key) && !!seen.add(a.key));
 }
 
-/** The bare tool name under an MCP-style prefix (`mcp__srv__WebFetch` → `webfetch`). */
-function baseName(tool: string): string {
-  const lower = tool.toLowerCase();
-  const sep = lower.lastIndexOf("__");
-  return sep < 0 ? lower : lower.slice(sep + 2);
+/**
+ * Whether `tool` (lowercased) is a web fetch: a harness's own fetch tool, or
+ * an MCP fetch tool under the harness's naming — `mcp__<server>__fetch`
+ * (Claude Code, Codex) or Gemini CLI's `mcp_<server>_fetch` (single
+ * underscores, so the server part is whatever lies between).
+ */
+function isFetchTool(tool: string): boolean {
+  if (FETCH_TOOLS.has(tool)) return true;
+  if (tool.startsWith("mcp__")) {
+    const sep = tool.lastIndexOf("__");
+    return sep > "mcp_".length && FETCH_TOOLS.has(tool.slice(sep + 2));
+  }
+  return tool.startsWith("mcp_") &&
+    [...FETCH_TOOLS].some((f) => tool.endsWith(`_${f}`) && tool.length > `mcp__${f}`.length);
 }
 
 /**
@@ -177,7 +186,7 @@ export function addressesFromToolCall(call: ToolCall, ctx: ParseContext): Addres
   const tool = call.tool.toLowerCase();
   if (SHELL_TOOLS.has(tool)) return unique(fromShell(call.input, ctx));
   if (POWERSHELL_TOOLS.has(tool)) return unique(fromShell(call.input, ctx, true));
-  if (FETCH_TOOLS.has(tool) || (tool.startsWith("mcp__") && FETCH_TOOLS.has(baseName(tool)))) {
+  if (isFetchTool(tool)) {
     return unique(fromFetch(call.input, ctx));
   }
   const input = decode(call.input);

@@ -322,7 +322,54 @@ const SHELL: Row[] = [
   ["curl --json '{}' https://api.github.com/repos/o/r/issues", []],
   ["curl -I https://github.com/o/r", []],
   ["curl -X GET https://api.github.com/repos/o/r/issues/5", ["github:o/r#5"]],
-  ['curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/repos/o/r/issues/5', []],
+  // Expansions only where they cannot change the address: a header, an output file, a --jq filter.
+  ['curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/repos/o/r/issues/5', [
+    "github:o/r#5",
+  ]],
+  ['curl -H "Authorization: token $GITHUB_TOKEN" https://api.github.com/repos/O/R', ["github:o/r"]],
+  [
+    'curl -sSL -H "Authorization: token $(gh auth token)" https://api.github.com/repos/o/r/pulls/9',
+    [
+      "github:o/r#9",
+    ],
+  ],
+  ['curl -o "$OUT/5.json" --header="Accept: $A" https://api.github.com/repos/o/r/issues/5', [
+    "github:o/r#5",
+  ]],
+  ['curl -H"Authorization: token $T" -u "me:$PASS" https://api.github.com/repos/o/r', [
+    "github:o/r",
+  ]],
+  ["curl -o ~/issue.json https://api.github.com/repos/o/r/issues/5", ["github:o/r#5"]],
+  ['wget --header "Authorization: token $T" -O "$F" https://api.github.com/repos/o/r/pulls/9', [
+    "github:o/r#9",
+  ]],
+  ['gh api repos/o/r/issues/5 --jq "$FILTER"', ["github:o/r#5"]],
+  ['gh api -H "Authorization: token $T" repos/o/r/pulls/9', ["github:o/r#9"]],
+  ['gh issue view 5 -R o/r --json title,body --jq "$Q" > "$OUT"', ["github:o/r#5"]],
+  ['gh pr view 42 -R o/r --template "$TPL"', ["github:o/r#42"]],
+  // … and never where a value is or may become the address, the method or a filter.
+  ['curl -H "Authorization: token $T" "$URL"', []],
+  ['curl -s "https://api.github.com/repos/o/r/issues/$N"', []],
+  ['curl -X "$METHOD" https://api.github.com/repos/o/r/issues/5', []],
+  ['curl -H "Authorization: token $T" -d "$BODY" https://api.github.com/repos/o/r/issues', []],
+  ['curl -K "$CFG" https://api.github.com/repos/o/r', []],
+  ['curl "$OPTS" https://api.github.com/repos/o/r', []],
+  ['curl -s"$FLAGS" https://api.github.com/repos/o/r', []],
+  ["curl -H $HDR https://api.github.com/repos/o/r", []],
+  ['curl -H "$@" https://api.github.com/repos/o/r', []],
+  ['wget -i "$LIST" https://api.github.com/repos/o/r', []],
+  ['gh issue view "$N" -R o/r', []],
+  ['gh issue view 5 -R "$REPO"', []],
+  ['gh issue list -R o/r --label "$L"', []],
+  ['gh issue list -R o/r --search "$Q"', []],
+  ['gh issue list -R o/r -L "$N"', []],
+  ['gh api "repos/o/r/issues/$N"', []],
+  ['gh api repos/o/r/issues -f "state=$S"', []],
+  ['gh api -X "$M" repos/o/r/issues/5', []],
+  ['gh api --hostname "$H" repos/o/r/issues/5', []],
+  ['gh "$GROUP" view 5 -R o/r', []],
+  ['"$GH" issue view 5 -R o/r', []],
+  ['gh issue view 5 -R o/r -- "$X"', []],
   ["curl https://example.com/o/r/issues/5", []],
   ["curl https://raw.githubusercontent.com/o/r/main/README.md", []],
   ["wget -qO- https://api.github.com/repos/o/r/pulls/9", ["github:o/r#9"]],
@@ -589,10 +636,22 @@ const FETCHES: CallRow[] = [
   ["web_fetch", JSON.stringify({ url: "https://github.com/o/r/issues/5" }), ["github:o/r#5"]],
   ["webfetch", { url: "https://github.com/o/r/pull/8", format: "markdown" }, ["github:o/r#8"]],
   ["mcp__fetch__fetch", { url: "https://github.com/o/r/issues/2" }, ["github:o/r#2"]],
+  // Gemini CLI names MCP tools mcp_<server>_<tool>, with single underscores (0.61).
+  ["mcp_fetch_fetch", { url: "https://github.com/o/r/issues/2", max_length: 5000 }, [
+    "github:o/r#2",
+  ]],
+  ["mcp_web_tools_fetch_url", { url: "https://github.com/o/r/pull/3" }, ["github:o/r#3"]],
+  ["mcp_fetch_fetch_html", { url: "https://github.com/o/r/issues/2" }, []],
+  ["mcp__fetch", { url: "https://github.com/o/r/issues/2" }, []],
   ["WebSearch", { query: "https://github.com/o/r/issues/5" }, []],
 ];
 
 const MCP: CallRow[] = [
+  // Gemini CLI's naming (mcp_<server>_<tool>), as its real runs call the GitHub MCP server.
+  ["mcp_github_issue_read", { method: "get", owner: "lumendb", repo: "lumen", issue_number: 6 }, [
+    "github:lumendb/lumen#6",
+  ]],
+  ["mcp_github_create_issue", { owner: "o", repo: "r", title: "x" }, []],
   ["mcp__github__issue_read", { method: "get", owner: "o", repo: "r", issue_number: 5 }, [
     "github:o/r#5",
   ]],

@@ -34,12 +34,23 @@ export interface ToolCall {
 }
 
 /**
- * One simple command found by the shell tokenizer, with every word fully
- * known (commands with words needing expansion never get here).
+ * One simple command found by the shell tokenizer. Its command name and
+ * every word but the opaque ones are fully known; commands with a word that
+ * may expand into several never get here.
  */
 export interface ShellCommand {
-  /** The words, command name first, quotes and escapes removed. */
+  /**
+   * The words, command name first, quotes and escapes removed; an opaque
+   * word holds only its literal text before its first expansion (`-H` of
+   * `-H"$X"`, `--header=` of `--header="$X"`).
+   */
   argv: string[];
+  /**
+   * Indices in `argv` of words that stay one word but whose value is unknown
+   * until the shell expands them (`"$TOKEN"`, `~/x`). A reader accepts one
+   * only where no value could change what the command reads.
+   */
+  opaque?: ReadonlySet<number>;
   /** Variables set for this command (`VAR=value` prefixes and earlier `export`s); `null` = set to an unknown value. */
   env: Readonly<Record<string, string | null>>;
   /** The directory it runs in (after any `cd`), or null when unknown. */

@@ -2,10 +2,18 @@
  * A POSIX-ish shell reader: enough of the shell grammar to know which simple
  * commands a command line runs and with which words — quotes, escapes,
  * operators, redirections, here-documents, `cd`, `export`, `VAR=value`
- * prefixes and `bash -c "…"`. It never expands anything: a command with a
- * word that needs expansion (`$n`, `$(…)`, backticks, `~`) is dropped, since
- * guessing its value would record a read that did not happen. Commands inside
- * `$(…)` and backticks do run, so they are read too.
+ * prefixes and `bash -c "…"`. It never expands anything. A word that needs
+ * expansion is one of two kinds:
+ * - **opaque**: it stays one word whatever it expands to (`"$TOKEN"`,
+ *   `"token $(gh auth token)"`, `~/out.json`). The command is kept, the word
+ *   marked ({@link ShellCommand.opaque}); whoever reads the command decides
+ *   whether a word of unknown value can change what it reads (a header value
+ *   cannot, an address can).
+ * - **unbounded**: it may become any number of words (`$n` and `$(…)`
+ *   unquoted, `"$@"`) — or the command name itself needs expansion. The whole
+ *   command is dropped, since guessing would record a read that did not happen.
+ *
+ * Commands inside `$(…)` and backticks do run, so they are read too.
  *
  * Linear scan, no regular expressions over the whole input.
  *
@@ -23,14 +31,23 @@ import type { ShellCommand } from "./platform.ts";
 /** Nesting limit for `bash -c` and command substitutions: deeper text is ignored. */
 const MAX_DEPTH = 6;
 
+/** What expanding a word can do: nothing, give one word of unknown value, or any number of words. */
+type Expansion = "none" | "opaque" | "unbounded";
+
 interface Word {
   t: "word";
-  /** The word with quotes removed; meaningless when `known` is false. */
+  /** The word with quotes removed; only its literal parts when it needs expansion. */
   value: string;
-  /** False when the word needs expansion. */
-  known: boolean;
+  expansion: Expansion;
+  /** The literal text before the first expansion (all of `value` when there is none). */
+  prefix: string;
   /** True when the word had no quoting at all (reserved words, assignments). */
   plain: boolean;
+}
+
+/** The worse of two expansions. */
+function worse(a: Expansion, b: Expansion): Expansion {
+  return a === "unbounded" || b === "unbounded" ? "unbounded" : a === "opaque" ? a : b;
 }
 interface Op {
   t: "op";
@@ -151,11 +168,11 @@ class Scanner {
         const end = s.indexOf("\n", this.i);
         this.i = end < 0 ? s.length : end;
       } else if ((c === "<" || c === ">") && s[this.i + 1] === "(") {
-        // Process substitution: its command runs; the word is unknown.
+        // Process substitution: its command runs; the word is one path of unknown name.
         const end = closeParen(s, this.i + 2);
         this.substitutions.push(s.slice(this.i + 2, end - 1));
         this.i = end;
-        this.tokens.push({ t: "word", value: "", known: false, plain: false });
+        this.tokens.push({ t: "word", value: "", expansion: "opaque", prefix: "", plain: false });
       } else if (META.has(c)) this.operator();
       else this.word();
     }
@@ -204,9 +221,14 @@ class Scanner {
   word(): void {
     const s = this.s;
     let value = "";
-    let known = true;
+    let expansion: Expansion = "none";
+    let prefix: string | null = null;
     let plain = true;
     const start = this.i;
+    const expand = (kind: Expansion) => {
+      prefix ??= value;
+      expansion = worse(expansion, kind);
+    };
     while (this.i < s.length) {
       const c = s[this.i];
       if (META.has(c)) {
@@ -218,7 +240,7 @@ class Scanner {
         plain = false;
         const end = s.indexOf("'", this.i + 1);
         if (end < 0) {
-          known = false;
+          expand("unbounded");
           this.i = s.length;
           break;
         }
@@ -241,14 +263,16 @@ class Scanner {
             else if (e !== "\n") value += "\\" + (e ?? "");
             this.i += 2;
           } else if (d === "$" || d === "`") {
-            if (!this.expansion()) value += d, this.i++;
-            else known = false;
+            // Quoted, an expansion stays one word — except "$@" and its kin, which make many.
+            const kind = this.expansion();
+            if (kind === null) value += d, this.i++;
+            else expand(kind === "many" ? "unbounded" : "opaque");
           } else {
             value += d;
             this.i++;
           }
         }
-        if (!closed) known = false;
+        if (!closed) expand("unbounded");
       } else if (c === "\\") {
         plain = false;
         const e = s[this.i + 1];
@@ -258,32 +282,35 @@ class Scanner {
         plain = false;
         value += this.ansiC();
       } else if (c === "$" || c === "`") {
-        if (this.expansion()) known = false, plain = false;
+        // Unquoted, the result is split into words and globbed: any number of them.
+        if (this.expansion() !== null) expand("unbounded"), plain = false;
         else value += c, this.i++;
       } else if (c === "~" && this.i === start) {
-        // Tilde expansion depends on the environment.
-        known = false;
+        // Tilde expansion depends on the environment, and gives one word.
+        expand("opaque");
         this.i++;
       } else {
         value += c;
         this.i++;
       }
     }
-    this.tokens.push({ t: "word", value, known, plain });
+    this.tokens.push({ t: "word", value, expansion, prefix: prefix ?? value, plain });
   }
 
   /**
    * Consumes an expansion starting at `$` or a backtick; records command
-   * substitutions. Returns false when the `$` is a literal dollar sign.
+   * substitutions. Returns null when the `$` is a literal dollar sign,
+   * `"many"` for one that makes several words even when quoted (`$@`,
+   * `${a[@]}`, `${!prefix@}`), else `"one"`.
    */
-  expansion(): boolean {
+  expansion(): "one" | "many" | null {
     const s = this.s;
     const c = s[this.i];
     if (c === "`") {
       const end = closeBacktick(s, this.i + 1);
       this.substitutions.push(s.slice(this.i + 1, end - 1));
       this.i = end;
-      return true;
+      return "one";
     }
     const n = s[this.i + 1];
     if (n === "(") {
@@ -291,21 +318,22 @@ class Scanner {
       const end = closeParen(s, this.i + 2);
       if (!arithmetic) this.substitutions.push(s.slice(this.i + 2, end - 1));
       this.i = end;
-      return true;
+      return "one";
     }
     if (n === "{") {
       const end = s.indexOf("}", this.i + 2);
+      const inner = s.slice(this.i + 2, end < 0 ? s.length : end);
       this.i = end < 0 ? s.length : end + 1;
-      return true;
+      return inner.includes("@") || inner.startsWith("!") ? "many" : "one";
     }
     if (n !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(n)) {
       this.i += 2;
       if (/[A-Za-z_]/.test(n)) {
         while (this.i < s.length && /[A-Za-z0-9_]/.test(s[this.i])) this.i++;
       }
-      return true;
+      return n === "@" ? "many" : "one";
     }
-    return false;
+    return null;
   }
 
   /** Reads `$'…'` (ANSI-C quoting) starting at `$`. */
@@ -377,8 +405,9 @@ interface Shell {
 }
 
 /**
- * The simple commands a shell command line runs, in order, each with every
- * word known, its environment and working directory.
+ * The simple commands a shell command line runs, in order, each with its
+ * words (those of unknown value marked opaque), its environment and
+ * working directory.
  */
 export function shellCommands(
   script: string,
@@ -407,19 +436,20 @@ export function shellCommands(
   };
 
   const run = (cmd: Word[], vars: Record<string, string | null>) => {
+    const known = (w: Word | undefined) => w?.expansion === "none";
     // Wrappers that run the rest of the line as the command.
     let k = 0;
     for (;;) {
       const w = cmd[k];
-      if (!w?.known) break;
+      if (!known(w)) break;
       const word = w.value.slice(w.value.lastIndexOf("/") + 1);
       if (word === "env") {
         k++;
-        while (cmd[k]?.known && cmd[k].value.startsWith("-")) k++;
+        while (known(cmd[k]) && cmd[k].value.startsWith("-")) k++;
         while (cmd[k] && isAssignment(cmd[k])) assign(vars, cmd[k++]);
       } else if (word === "timeout") {
         k++;
-        while (cmd[k]?.known && cmd[k].value.startsWith("-")) {
+        while (known(cmd[k]) && cmd[k].value.startsWith("-")) {
           k += cmd[k].value === "-s" || cmd[k].value === "-k" ? 2 : 1;
         }
         k++; // the duration
@@ -427,16 +457,20 @@ export function shellCommands(
       else break;
     }
     const rest = cmd.slice(k);
-    const first = rest[0]?.known ? rest[0].value : "";
+    const first = known(rest[0]) ? rest[0].value : "";
     if (first === "export") {
       for (const a of rest.slice(1)) if (isAssignment(a)) assign(shell.env, a);
     }
-    if (rest.length === 0 || rest.some((w) => !w.known)) {
+    const opaque = new Set(rest.flatMap((w, i) => w.expansion === "opaque" ? [i] : []));
+    if (
+      rest.length === 0 || !known(rest[0]) || rest.some((w) => w.expansion === "unbounded") ||
+      (opaque.size > 0 && (first === "cd" || first === "pushd"))
+    ) {
       // An unknown `cd` target leaves the directory unknown.
       if (first === "cd" || first === "pushd") shell.cwd = null;
       return;
     }
-    const argv = rest.map((w) => w.value);
+    const argv = rest.map((w) => w.expansion === "none" ? w.value : w.prefix);
     const name = commandName(argv[0]);
     const envHere = { ...shell.env, ...vars };
     if (name === "cd" || name === "pushd") {
@@ -444,11 +478,15 @@ export function shellCommands(
       shell.cwd = args.length === 0 || args[0] === "-" ? null : resolveDir(shell.cwd, args[0]);
     } else if (name === "unset") {
       for (const a of argv.slice(1)) delete shell.env[a];
-    } else if (SHELLS.has(name)) {
+    } else if (SHELLS.has(name) && opaque.size === 0) {
       const inner = shellScript(argv);
       if (inner !== null) out.push(...shellCommands(inner, shell.cwd, envHere, depth + 1));
     }
-    out.push({ argv, env: envHere, cwd: shell.cwd });
+    out.push(
+      opaque.size === 0
+        ? { argv, env: envHere, cwd: shell.cwd }
+        : { argv, env: envHere, cwd: shell.cwd, opaque },
+    );
   };
 
   for (const tok of tokens) {
@@ -471,12 +509,13 @@ export function shellCommands(
   return out;
 }
 
+/** `NAME=…`, the name literal (an assignment's value may need expansion; it is never split). */
 function isAssignment(w: Word): boolean {
-  const eq = w.value.indexOf("=");
-  return eq > 0 && NAME.test(w.value.slice(0, eq));
+  const eq = w.prefix.indexOf("=");
+  return eq > 0 && NAME.test(w.prefix.slice(0, eq));
 }
 
 function assign(into: Record<string, string | null>, w: Word): void {
-  const eq = w.value.indexOf("=");
-  into[w.value.slice(0, eq)] = w.known ? w.value.slice(eq + 1) : null;
+  const eq = w.prefix.indexOf("=");
+  into[w.prefix.slice(0, eq)] = w.expansion === "none" ? w.value.slice(eq + 1) : null;
 }

@@ -6,7 +6,11 @@ type Row = [
   expected: [argv: string[], cwd?: string | null, env?: Record<string, string | null>][],
 ];
 
-/** Each command as argv, plus cwd/env where the row cares. Commands with unknown words are absent. */
+/**
+ * Each command as argv, plus cwd/env where the row cares. An opaque word (one word of unknown value)
+ * shows as «its literal text before the expansion»; commands whose words may expand into any number
+ * of words are absent.
+ */
 const ROWS: Row[] = [
   ["gh issue view 5", [[["gh", "issue", "view", "5"]]]],
   ["  gh\tissue   view 5  ", [[["gh", "issue", "view", "5"]]]],
@@ -32,8 +36,23 @@ const ROWS: Row[] = [
   ["x $(y 1 | z) w", [[["y", "1"]], [["z"]]]],
   ["x $((1+2))", []],
   ["x $(echo \"(\" ')') w", [[["echo", "(", ")"]]]],
-  ["diff <(a 1) <(b 2)", [[["a", "1"]], [["b", "2"]]]],
-  ["echo ~", []],
+  ["diff <(a 1) <(b 2)", [[["a", "1"]], [["b", "2"]], [["diff", "«»", "«»"]]]],
+  ["echo ~", [[["echo", "«»"]]]],
+  // Quoted expansions stay one word each; "$@" and its kin make any number.
+  [`curl -H "Authorization: token $T" -o "$F" https://x`, [[[
+    "curl",
+    "-H",
+    "«Authorization: token »",
+    "-o",
+    "«»",
+    "https://x",
+  ]]]],
+  [`x --opt="$V" "-H$(y)" "$*"`, [[["y"]], [["x", "«--opt=»", "«-H»", "«»"]]]],
+  [`x "$@"`, []],
+  [`x "\${a[@]}"`, []],
+  [`x "\${!pre@}"`, []],
+  [`"$CMD" arg`, []],
+  [`x "a"$y`, []],
   ["echo a~b", [[["echo", "a~b"]]]],
   ["echo 'unterminated", []],
   [`echo "unterminated`, []],
@@ -74,7 +93,7 @@ const ROWS: Row[] = [
   ["timeout -s KILL 30 a 1", [[["a", "1"]]]],
   ["time nohup command a", [[["a"]]]],
   ["if a; then b; else c; fi", [[["a"]], [["b"]], [["c"]]]],
-  ['while read l; do a "$l"; done < f', [[["read", "l"]]]],
+  ['while read l; do a "$l"; done < f', [[["read", "l"]], [["a", "«»"]]]],
   ["{ a; b; }", [[["a"]], [["b"]]]],
   ["! a", [[["a"]]]],
   ["", []],
@@ -85,7 +104,8 @@ Deno.test("shell reader: words, operators, expansions, cd/export, bash -c", asyn
   for (const [script, expected] of ROWS) {
     await t.step(script.replaceAll("\n", "⏎"), () => {
       const got = shellCommands(script, "/start");
-      assert.deepEqual(got.map((c) => c.argv), expected.map(([argv]) => argv));
+      const shown = got.map((c) => c.argv.map((w, i) => c.opaque?.has(i) ? `«${w}»` : w));
+      assert.deepEqual(shown, expected.map(([argv]) => argv));
       expected.forEach(([, cwd, env], i) => {
         if (cwd !== undefined) assert.equal(got[i].cwd, cwd);
         if (env !== undefined) assert.deepEqual(got[i].env, env);

@@ -40,7 +40,7 @@ import {
 } from "./harness/mod.ts";
 import { readGitRemote } from "./git_remote.ts";
 import { isMemoryRead, touchesFor } from "./touch.ts";
-import { nudgeText, SESSION_HINT } from "./nudge.ts";
+import { nudgeText, sessionHint, withoutOwnText } from "./nudge.ts";
 import { memoryReadsDir, noteMemoryRead } from "./memory_reads.ts";
 import { exclusion, visiblePrompt } from "./policy.ts";
 import { pauseState } from "./pause.ts";
@@ -60,14 +60,26 @@ export interface HookOptions {
  */
 const HOOK_BUSY_TIMEOUT_MS = 450;
 
-/** The log line for Touches the store refused: which, of what session, and why. */
-function lostTouches(touches: NewTouch[], cause: unknown): string {
+/** Which Touches, of what session: for a log line. */
+function which(touches: NewTouch[]): string {
   const shown = touches.slice(0, 3).map((t) => t.address.slice(0, 120)).join(", ");
   const more = touches.length > 3 ? ` and ${touches.length - 3} more` : "";
-  const session = touches[0].session_id ?? "-";
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return `lost ${touches.length} Touch${touches.length === 1 ? "" : "es"} ` +
-    `(${shown}${more}; session ${session}), not recorded: ${why}`;
+  const count = `${touches.length} Touch${touches.length === 1 ? "" : "es"}`;
+  return `${count} (${shown}${more}; session ${touches[0].session_id ?? "-"})`;
+}
+
+function why(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** The log line for Touches neither the store nor the spool could take. */
+function lostTouches(touches: NewTouch[], cause: unknown): string {
+  return `lost ${which(touches)}, not recorded: ${why(cause)}`;
+}
+
+/** The log line for Touches kept in the spool because the store could not take them. */
+function keptTouches(touches: NewTouch[], spool: string, cause: unknown): string {
+  return `kept ${which(touches)} in ${spool} until the store can take them: ${why(cause)}`;
 }
 
 /** Appends one line per problem to `<dataDir>/hook.log`; never throws. */
@@ -101,7 +113,7 @@ function addressesOf(event: UserPromptEvent | ToolStartEvent, config: HookConfig
     repoOfCwd,
   };
   return event.type === "user_prompt"
-    ? addressesFromPrompt(event.prompt, ctx)
+    ? addressesFromPrompt(withoutOwnText(event.prompt), ctx)
     : addressesFromToolCall({ tool: event.tool_name, input: event.tool_input }, ctx);
 }
 
@@ -171,15 +183,28 @@ async function capture(
     ? touchesFor(event, addresses, { userId, harness: adapter.name, now })
     : [];
   // Loaded only now: most tool calls name nothing on GitHub and never pay for SQLite.
-  const { openEmbeddedStore } = await import("../store/sqlite/mod.ts");
+  const sqlite = await import("../store/sqlite/mod.ts");
   let store;
   try {
-    store = openEmbeddedStore(config.store.path, { busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS });
+    store = sqlite.openEmbeddedStore(config.store.path, { busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS });
     if (touches.length) await store.recordTouches(touches);
   } catch (e) {
     // No Nudge either: the store cannot be used, and the harness is waiting.
-    log(touches.length ? lostTouches(touches, e) : e);
-    await store?.close();
+    await store?.close().catch(() => {});
+    if (touches.length === 0) {
+      log(e);
+      return null;
+    }
+    try {
+      // Kept in the spool, the next command records them. A store merely busy (other hooks,
+      // a Sweep) is no news to anyone; any other fault is worth a line.
+      sqlite.spoolTouches(config.store.path, touches);
+      if (!(e instanceof sqlite.StoreFaultError && e.fault === "locked")) {
+        log(keptTouches(touches, sqlite.spoolDir(config.store.path), e));
+      }
+    } catch {
+      log(lostTouches(touches, e));
+    }
     return null;
   }
   try {
@@ -224,13 +249,15 @@ export async function runHook(
       return null;
     }
     const event = adapter.parse(payload, { event: options.event });
-    // Before the config: a paused hook reads one small file and nothing else.
-    // The session hint records nothing and only points the model at memory,
-    // so a pause (or the capture policy) never withholds it.
-    if (event.type !== "session_start" && pauseState(dataDir).paused) return null;
     const config = await loadHookConfig();
     dataDir = config.data_dir;
-    if (event.type === "session_start") return adapter.renderSessionHint(SESSION_HINT);
+    if (event.type === "session_start") {
+      // The session hint records nothing and only points the model at memory, so a pause (or
+      // the capture policy) never withholds it.
+      return adapter.renderSessionHint(sessionHint(adapter.resourceTool));
+    }
+    // A paused hook records nothing: one small file read, in the data directory the config names.
+    if (pauseState(dataDir).paused) return null;
     if (event.type === "ignored") return null;
     const seen = allowed(adapter, event, config);
     return seen === null ? null : await capture(adapter, seen, config, log);

@@ -47,6 +47,24 @@ interface CacheFile {
   config: HookConfig;
 }
 
+/** The part of `config.ts` the hook needs when the file changed. */
+type ConfigParser = Pick<typeof ConfigModule, "loadConfig" | "parseConfig">;
+
+// Specifier built at run time: a literal one makes Deno resolve the npm
+// package while loading the hook's module graph, which is the cost avoided.
+let configParser = (): Promise<ConfigParser> =>
+  import(new URL("../config.ts", import.meta.url).href);
+
+/**
+ * Where the TOML parser comes from when the config file changed. The hook
+ * bundle `rgraph install` builds has no `config.ts` beside it: its entry
+ * passes a literal import, which the bundler turns into a chunk loaded only
+ * then.
+ */
+export function useConfigParser(load: () => Promise<ConfigParser>): void {
+  configParser = load;
+}
+
 /** The cache file in `dataDir`. */
 export function hookConfigCachePath(dataDir: string): string {
   return `${dataDir}/hook-config.json`;
@@ -102,11 +120,7 @@ export async function loadHookConfig(file: string = configPath()): Promise<HookC
     const cached = readCache(cachePath, key);
     if (cached) return cached;
   }
-  // Specifier built at run time: a literal one makes Deno resolve the npm
-  // package while loading the hook's module graph, which is the cost avoided.
-  const { loadConfig, parseConfig } = await import(
-    new URL("../config.ts", import.meta.url).href
-  ) as typeof ConfigModule;
+  const { loadConfig, parseConfig } = await configParser();
   // A file that cannot be read or is not UTF-8 is reported the way loadConfig reports it.
   const full = readError ? loadConfig(file) : parseConfig(text, file);
   const config: HookConfig = {

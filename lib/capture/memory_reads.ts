@@ -16,7 +16,7 @@
  * import { claimMemoryRead, noteMemoryRead } from "./memory_reads.ts";
  * noteMemoryRead(dir, { user_id: "alice", session_id: "s1", tool_use_id: "toolu_1", agent_id: null,
  *   harness: "claude-code", address: "o/r#5", noted_at: new Date().toISOString() });
- * claimMemoryRead(dir, { userId: "alice", toolUseId: null, address: "o/r#5", now: new Date() });
+ * claimMemoryRead(dir, { userId: "alice", toolUseId: null, sessionId: "s1", address: "o/r#5", now: new Date() });
  * // → the note above, once
  * ```
  * @module
@@ -40,6 +40,11 @@ export interface MemoryReadQuery {
   userId: string;
   /** The harness's tool-call id when the MCP request carries it: then only that note matches. */
   toolUseId: string | null;
+  /**
+   * The session the server knows the call belongs to (from the request or its
+   * environment), if any: a claim by address then stays within it.
+   */
+  sessionId: string | null;
   /** The `address` argument of the call (compared trimmed). */
   address: string;
   now: Date;
@@ -91,8 +96,10 @@ function removed(path: string): boolean {
 /**
  * Claims the note of this call: by tool-call id when the request carries
  * one; otherwise the most recent note of this user for the same address
- * within {@link CLAIM_WINDOW_MS}. Returns null when none matches (or the
- * folder does not exist); never throws. Expired notes are removed on the way.
+ * within {@link CLAIM_WINDOW_MS} — of the server's session when it knows
+ * one, so a claim never crosses sessions. Returns null when none matches (or
+ * the folder does not exist); never throws. Expired notes are removed on the
+ * way.
  */
 export function claimMemoryRead(dir: string, q: MemoryReadQuery): MemoryReadNote | null {
   const nowMs = q.now.getTime();
@@ -111,7 +118,8 @@ export function claimMemoryRead(dir: string, q: MemoryReadQuery): MemoryReadNote
       if (note === null || note.user_id !== q.userId) continue;
       const matches = q.toolUseId !== null
         ? note.tool_use_id === q.toolUseId
-        : note.address === address && nowMs - at <= CLAIM_WINDOW_MS;
+        : note.address === address && nowMs - at <= CLAIM_WINDOW_MS &&
+          (q.sessionId === null || note.session_id === q.sessionId);
       if (matches) candidates.push({ path, note, at });
     }
   } catch {

@@ -30,7 +30,16 @@ export {
   type MemoryReadQuery,
   memoryReadsDir,
 } from "./memory_reads.ts";
-export { nudgeText, SESSION_HINT } from "./nudge.ts";
+export { nudgeText, sessionHint, withoutOwnText } from "./nudge.ts";
+export { useConfigParser } from "./hook_config.ts";
+export {
+  BUNDLE_MANIFEST,
+  type BundledSource,
+  bundleIsCurrent,
+  type HookBundleManifest,
+  readBundleManifest,
+  sourceNow,
+} from "./hook_bundle.ts";
 export {
   pauseCapture,
   pausedUntil,

@@ -18,14 +18,54 @@ import type { Address, Listing } from "../types.ts";
 import type { Store } from "../store/sqlite/mod.ts";
 import { chooseListing, shortName } from "../address/mod.ts";
 import { ago } from "../time.ts";
+import type { PresentedTool } from "./harness/mod.ts";
 
-/** The one line a harness adds to the model's context at session start. */
-export const SESSION_HINT =
-  "rgraph: before fetching a GitHub issue, pull request, repository or issue/PR list (gh, curl, web fetch), " +
-  "call the `resource` MCP tool with its URL, owner/repo#N or owner/repo — it answers from memory " +
-  "with when it was fetched and when GitHub last updated it, and says plainly when it has nothing.";
+/** How every session hint starts (and how rgraph knows its own hint in a prompt). */
+const HINT_START = "rgraph: before fetching a GitHub issue";
+
+/**
+ * The one line a harness adds to the model's context at session start,
+ * naming the tool as that harness presents it.
+ */
+export function sessionHint(tool: PresentedTool): string {
+  const call = tool.namespace
+    ? `call the \`${tool.name}\` tool in the \`${tool.namespace}\` namespace (rgraph's MCP server)`
+    : `call the \`${tool.name}\` MCP tool`;
+  return `${HINT_START}, pull request, repository or issue/PR list (gh, curl, web fetch), ` +
+    `${call} with its URL, owner/repo#N or owner/repo — it answers from memory ` +
+    "with when it was fetched and when GitHub last updated it, and says plainly when it has nothing.";
+}
 
 const TAIL = " — resource returns it";
+
+/** A line rgraph itself put before the model: the session hint or a Nudge. */
+function ownLine(line: string): boolean {
+  const t = line.trim();
+  return t.startsWith(HINT_START) || t.endsWith(TAIL);
+}
+
+/**
+ * A prompt without what rgraph itself wrote: a harness may hand rgraph's
+ * lines back inside a later prompt (Gemini CLI's `BeforeAgent` prompt starts
+ * with `<hook_context>rgraph: …</hook_context>`), and they are not what the
+ * person typed, so they name nothing the person pasted. A `<hook_context>`
+ * block holding only rgraph's lines goes whole.
+ *
+ * @example
+ * ```ts
+ * withoutOwnText("<hook_context>rgraph: before fetching a GitHub issue, …</hook_context>\nsee o/r#5");
+ * // "\nsee o/r#5"
+ * ```
+ */
+export function withoutOwnText(prompt: string): string {
+  return prompt
+    .replace(
+      /<hook_context>([\s\S]*?)<\/hook_context>/g,
+      (block, inner: string) =>
+        inner.split("\n").every((l) => l.trim() === "" || ownLine(l)) ? "" : block,
+    )
+    .split("\n").filter((l) => !ownLine(l)).join("\n");
+}
 const MAX_TITLE = 80;
 
 /**

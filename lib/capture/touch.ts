@@ -6,7 +6,8 @@
  * event yields the same keys, so it records nothing new.
  * - FETCHED: session + the event's fingerprint (derived from the tool-call id
  *   where the harness gives one, else from the call's content) + address;
- * - PROMPTED: session + a hash of the prompt text + address.
+ * - PROMPTED: session + the harness's id of the prompt where it gives one
+ *   (OpenCode's message id), else a hash of the prompt text + address.
  *
  * @example
  * ```ts
@@ -58,7 +59,11 @@ export function touchesFor(
 ): NewTouch[] {
   const fetched = event.type === "tool_start";
   if (fetched && isMemoryRead(event.tool_name)) return [];
-  const origin = fetched ? `call:${event.fingerprint}` : `prompt:${sha256Hex(event.prompt)}`;
+  const origin = fetched
+    ? `call:${event.fingerprint}`
+    : event.prompt_id
+    ? `message:${event.prompt_id}`
+    : `prompt:${sha256Hex(event.prompt)}`;
   const recordedAt = ctx.now.toISOString();
   const seen = new Set<string>();
   const out: NewTouch[] = [];

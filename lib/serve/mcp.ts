@@ -20,6 +20,7 @@ import { openStore, StoreUnavailableError } from "../store/mod.ts";
 import { startBackgroundSweeps } from "../sweep/mod.ts";
 import { answer, invalidAnswer, MemberCache, parseAsked } from "./answer.ts";
 import { StoreConnection } from "./connection.ts";
+import { callIds, type ServerEnv, SESSION_VARIABLES } from "./call_ids.ts";
 import { StdioTransport } from "./stdio.ts";
 // Not from main.ts: main.ts awaits the command module at top level, so importing it back would deadlock.
 import project from "../../deno.json" with { type: "json" };
@@ -57,12 +58,6 @@ function harnessOf(clientName: string | undefined): string | null {
   return HARNESS_NAMES.find((h) => n.includes(h)) ?? clientName;
 }
 
-/** Reads the harness's tool-call id from the request metadata, where the harness sends one. */
-function toolUseIdOf(meta: Record<string, unknown> | undefined): string | null {
-  const id = meta?.["claudecode/toolUseId"];
-  return typeof id === "string" && id !== "" ? id : null;
-}
-
 function text(t: string, isError = false) {
   return { content: [{ type: "text" as const, text: t }], ...(isError ? { isError } : {}) };
 }
@@ -92,9 +87,9 @@ export async function serveMcp(config: Config, options: ServeOptions = {}): Prom
     ? StoreConnection.of(await openStore(config))
     : new StoreConnection(() => openStore(config));
   // Over stdio the SDK has no session id. The hook's note of the call (below) gives the call's own
-  // session; failing that, Claude Code (2.1.154 and later) gives stdio servers the session they were
-  // started in — stale after a /clear, so only a fallback.
-  const startSession = Deno.env.get("CLAUDE_CODE_SESSION_ID") || null;
+  // session; failing that, what the harness put in the request or in this server's environment
+  // (call_ids.ts) — Claude Code's is the session the server started in, stale after a /clear.
+  const env = Object.fromEntries(SESSION_VARIABLES.map((k) => [k, Deno.env.get(k)])) as ServerEnv;
   const notes = memoryReadsDir(config.data_dir);
   const cache = new MemberCache();
   const server = new McpServer({ name: "rgraph", version: project.version });
@@ -116,9 +111,9 @@ export async function serveMcp(config: Config, options: ServeOptions = {}): Prom
         return text(invalidAnswer(address, config.identity.github_login).text, true);
       }
       const now = new Date();
-      const toolUseId = toolUseIdOf(extra._meta);
+      const ids = callIds(extra._meta, env);
       // The hook noted this call on its PreToolUse, where the harness reports one.
-      const note = claimMemoryRead(notes, { userId, toolUseId, address, now });
+      const note = claimMemoryRead(notes, { userId, ...ids, address, now });
       const harness = note?.harness ?? harnessOf(server.server.getClientVersion()?.name);
       // The harness starts the server in the session's project: its directory is the read's.
       const record = capturing(config, { cwd: null, harness }, now);
@@ -127,8 +122,8 @@ export async function serveMcp(config: Config, options: ServeOptions = {}): Prom
           answer(store, asked, {
             page,
             userId,
-            sessionId: note?.session_id ?? extra.sessionId ?? startSession,
-            toolUseId: toolUseId ?? note?.tool_use_id ?? null,
+            sessionId: note?.session_id ?? ids.sessionId ?? extra.sessionId ?? null,
+            toolUseId: ids.toolUseId ?? note?.tool_use_id ?? null,
             agentId: note?.agent_id ?? null,
             harness,
             via: "resource",

@@ -10,15 +10,33 @@
  * @module
  */
 
-import { adapterFor } from "../capture/mod.ts";
+import { adapterFor, bundleIsCurrent, readBundleManifest } from "../capture/mod.ts";
+import { configPath } from "../config.ts";
 import { HOOK_EVENTS, type Target } from "./harnesses.ts";
 import { contextFor, exists, type HarnessId, resolvedTargets, type Scope } from "./install.ts";
-import { shellQuote } from "./command.ts";
+import { configNamed, shellQuote, shellSplit } from "./command.ts";
 import { parseToml } from "./toml_edit.ts";
+import { runChild } from "./child.ts";
+import { trustCheck } from "./doctor_trust.ts";
+import { versionCheck } from "./doctor_version.ts";
 import { type Check, type DoctorOptions, fail, firstLine, ok, stripAnsi } from "./check.ts";
 
-/** What a child process of the doctor gets besides the inherited environment: no colours. */
-const CHILD_ENV = { NO_COLOR: "1" };
+/**
+ * The environment an installed command may get from its harness: Codex gives
+ * hooks and MCP servers only these (plus SHELL and TLS variables), Gemini CLI
+ * under CI only these and its own. Doctor runs every installed command with
+ * no more (and no colours), so "ok" means it works there too.
+ */
+const HARNESS_ENV = ["HOME", "PATH", "USER", "LANG", "TERM"];
+
+function harnessEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const k of HARNESS_ENV) {
+    const v = Deno.env.get(k);
+    if (v !== undefined) env[k] = v;
+  }
+  return env;
+}
 
 /** A session-start payload in each harness's own shape. */
 function probePayload(harness: HarnessId, cwd: string): unknown {
@@ -112,6 +130,8 @@ export async function harnessChecks(harness: HarnessId, options: DoctorOptions):
   }
   const out: Check[] = [];
   for (const s of installed) out.push(...await scopeChecks(harness, s, options));
+  const version = await versionCheck(harness);
+  if (version) out.push(version);
   return out;
 }
 
@@ -167,11 +187,63 @@ async function scopeChecks(
       }
     }
   }
+  const installed = [
+    ...(sessionCommand === null ? [] : [shellSplit(sessionCommand)]),
+    ...(serverArgv === null ? [] : [serverArgv]),
+  ];
+  if (installed.length > 0) out.push(configCheck(label, installed, install));
   if (sessionCommand !== null) {
+    const bundle = bundleCheck(label, sessionCommand, install);
+    if (bundle) out.push(bundle);
     out.push(await probe(label, harness, sessionCommand, options, install));
   }
   if (serverArgv !== null) out.push(await mcpCheck(label, harness, serverArgv, options, install));
+  const hooks = s.entries.find((e) => e.target.what === "hooks");
+  const trust = hooks &&
+    await trustCheck({ harness, scope: s.scope, dir: s.dir, hooksPath: hooks.target.path, label });
+  if (trust) out.push(trust);
   return out;
+}
+
+/**
+ * Whether the installed commands name the config file this doctor reads:
+ * harnesses that pass their children no environment (Codex; Gemini CLI under
+ * CI) leave a command that names none with the default config, or none.
+ */
+function configCheck(label: string, commands: string[][], install: string): Check {
+  const name = `${label} config file`;
+  const want = configPath();
+  const named = commands.map(configNamed);
+  if (named.some((c) => c === null)) {
+    return fail(
+      name,
+      "the installed commands do not name the config file, and Codex and Gemini CLI (under CI) pass them no RGRAPH_CONFIG or XDG_* variables",
+      install,
+    );
+  }
+  const other = named.find((c) => c !== want);
+  return other === undefined ? ok(name, `every installed command names ${want}`) : fail(
+    name,
+    `the installed commands name ${other}, but this doctor reads ${want}`,
+    `${install} (or run 'rgraph --config ${shellQuote(other!)} doctor')`,
+  );
+}
+
+/** The state of the hook bundle a hook command runs, or null when it runs none. */
+function bundleCheck(label: string, command: string, install: string): Check | null {
+  const words = shellSplit(command);
+  if (words[0] !== "test" || words[1] !== "-f") return null;
+  const dir = words[2].slice(0, words[2].lastIndexOf("/"));
+  const name = `${label} hook bundle`;
+  const manifest = exists(words[2]) ? readBundleManifest(dir) : null;
+  if (manifest === null) {
+    return fail(name, `${dir} has no hook bundle: hooks run the normal, slower command`, install);
+  }
+  return bundleIsCurrent(manifest) ? ok(name, `${dir} (current)`) : fail(
+    name,
+    `${dir} is stale (rgraph changed since it was built): hooks hand every call to the normal, slower command`,
+    install,
+  );
 }
 
 /** The feature key that switches Codex's hooks off in this config.toml, if any. */
@@ -194,49 +266,37 @@ async function probe(
 ): Promise<Check> {
   const name = `${label} hook probe`;
   const wantsJson = adapterFor(harness)?.renderSessionHint("x") !== null;
+  const res = await runChild(["sh", "-c", command], {
+    cwd: options.dir,
+    env: harnessEnv(),
+    stdin: JSON.stringify(probePayload(harness, options.dir)),
+    timeoutMs: options.timeoutMs ?? 20_000,
+  });
+  const stdout = res.stdout.trim();
+  const stderr = res.stderr.trim().split("\n")[0];
+  if (res.error !== null) return fail(name, res.error, install);
+  if (res.timedOut) return fail(name, "the hook did not answer in time", install);
+  if (res.code !== 0) {
+    return fail(
+      name,
+      `exit ${res.code}${stderr ? `: ${stderr}` : ""}`,
+      `${install} (the installed command fails)`,
+    );
+  }
+  if (stdout === "") {
+    return wantsJson
+      ? fail(name, "no session hint printed", "run the hook by hand and read <data_dir>/hook.log")
+      : ok(name, "exit 0, no output (as expected)");
+  }
   try {
-    const child = new Deno.Command("sh", {
-      args: ["-c", command],
-      cwd: options.dir,
-      env: CHILD_ENV,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(JSON.stringify(probePayload(harness, options.dir))))
-      .catch(() => {});
-    await w.close().catch(() => {});
-    const res = await child.output();
-    clearTimeout(timer);
-    const stdout = new TextDecoder().decode(res.stdout).trim();
-    const stderr = new TextDecoder().decode(res.stderr).trim().split("\n")[0];
-    if (res.signal === "SIGKILL") return fail(name, "the hook did not answer in time", install);
-    if (res.code !== 0) {
-      return fail(
-        name,
-        `exit ${res.code}${stderr ? `: ${stderr}` : ""}`,
-        `${install} (the installed command fails)`,
-      );
-    }
-    if (stdout === "") {
-      return wantsJson
-        ? fail(name, "no session hint printed", "run the hook by hand and read <data_dir>/hook.log")
-        : ok(name, "exit 0, no output (as expected)");
-    }
-    try {
-      JSON.parse(stdout);
-      return ok(name, "exit 0, valid JSON answer");
-    } catch {
-      return fail(
-        name,
-        `output is not JSON: ${stdout.slice(0, 60)}`,
-        "a harness would misread it: report this as a bug",
-      );
-    }
-  } catch (e) {
-    return fail(name, firstLine(e), install);
+    JSON.parse(stdout);
+    return ok(name, "exit 0, valid JSON answer");
+  } catch {
+    return fail(
+      name,
+      `output is not JSON: ${stdout.slice(0, 60)}`,
+      "a harness would misread it: report this as a bug",
+    );
   }
 }
 
@@ -260,7 +320,7 @@ async function mcpCheck(
   const transport = new StdioClientTransport({
     command: argv[0],
     args: argv.slice(1),
-    env: { ...Deno.env.toObject(), ...CHILD_ENV },
+    env: harnessEnv(),
     cwd: options.dir,
     stderr: "pipe",
   });

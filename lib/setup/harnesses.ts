@@ -17,7 +17,7 @@
  * ```ts
  * import { targetsFor } from "./harnesses.ts";
  * const targets = targetsFor("cursor", {
- *   scope: "project", dir: "/repo", home: "/home/me", env: {}, invocation: { argv: ["/bin/rgraph"] },
+ *   scope: "project", dir: "/repo", home: "/home/me", env: {}, invocation: { argv: ["/bin/rgraph"], config: null },
  *   pluginSource: "",
  * });
  * targets.map((t) => t.path); // ["/repo/.cursor/hooks.json", "/repo/.cursor/mcp.json"]
@@ -32,6 +32,7 @@ import {
   isRgraphServer,
   isRgraphSessionEnd,
   mcpCommand,
+  rgraphArgv,
   sessionEndCommand,
 } from "./command.ts";
 import { removeOurs, sameJson, syncList, syncMember, valueAt } from "./json_edit.ts";
@@ -300,7 +301,7 @@ export function pluginText(source: string, inv: Invocation): string {
   return source.replace(
     line,
     `const RGRAPH_COMMAND = ${
-      JSON.stringify(inv.argv)
+      JSON.stringify(rgraphArgv(inv, []))
     }; // rgraph-command (rewritten by \`rgraph install\`)`,
   );
 }
@@ -415,7 +416,7 @@ export function targetsFor(harness: HarnessId, ctx: Context): Target[] {
       const plugins = project ? join(base, ".opencode/plugins") : join(dir, "plugins");
       return [
         pluginTarget(join(plugins, "rgraph.js"), ctx.pluginSource, inv),
-        opencodeConfigTarget(dir, [...inv.argv, "serve-mcp"]),
+        opencodeConfigTarget(dir, rgraphArgv(inv, ["serve-mcp"])),
       ];
     }
     case "gemini": {

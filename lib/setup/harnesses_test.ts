@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { type Context, pluginText, targetsFor } from "./harnesses.ts";
 
-const INV = { argv: ["/opt/bin/rgraph"] };
+const INV = { argv: ["/opt/bin/rgraph"], config: null };
 const ctx = (over: Partial<Context> = {}): Context => ({
   scope: "project",
   dir: "/repo",
@@ -118,7 +118,10 @@ Deno.test("OpenCode: a V2 config gets the server under mcp.servers; the plugin r
   const fresh = JSON.parse(mcp.install(null));
   assert.equal(fresh.$schema, "https://opencode.ai/config.json");
   assert.deepEqual(fresh.mcp.rgraph.command, ["/opt/bin/rgraph", "serve-mcp"]);
-  const plugin = pluginText(ctx().pluginSource, { argv: ["/usr/bin/deno", "run", "/a b/main.ts"] });
+  const plugin = pluginText(ctx().pluginSource, {
+    argv: ["/usr/bin/deno", "run", "/a b/main.ts"],
+    config: null,
+  });
   assert.match(plugin, /^const RGRAPH_COMMAND = \["\/usr\/bin\/deno","run","\/a b\/main.ts"\];/m);
   assert.throws(() => pluginText("export {}", INV), /RGRAPH_COMMAND/);
 });

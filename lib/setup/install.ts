@@ -16,7 +16,8 @@ import { userInfo } from "node:os";
 import pluginSource from "./opencode_plugin.js" with { type: "text" };
 import { configPath, loadConfig } from "../config.ts";
 import { UserError } from "../errors.ts";
-import { type Invocation, invocation } from "./command.ts";
+import { type HookBundleRef, type Invocation, invocation } from "./command.ts";
+import { buildHookBundle, BUNDLE_ENTRY, bundleDir, type BundleSpec } from "./hook_bundle.ts";
 import { unifiedDiff } from "./diff.ts";
 import {
   type Context,
@@ -26,7 +27,7 @@ import {
   type Target,
   targetsFor,
 } from "./harnesses.ts";
-import { parseToml } from "./toml_edit.ts";
+import { ensureKey, parseToml } from "./toml_edit.ts";
 
 export { HARNESS_IDS, type HarnessId, HOOK_EVENTS, type Scope } from "./harnesses.ts";
 
@@ -47,6 +48,8 @@ export interface Plan {
   root: string;
   changes: Change[];
   notes: string[];
+  /** The hook bundle to build before the files are written, when the hooks run one. */
+  bundle: BundleSpec | null;
 }
 
 /** Where and how: defaults are the current directory, `$HOME` and this process's own rgraph. */
@@ -66,21 +69,44 @@ function envOf(): Record<string, string | undefined> {
     "COPILOT_HOME",
     "GROK_HOME",
     "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
     "USER",
     "LOGNAME",
   ];
   return Object.fromEntries(pick.map((k) => [k, Deno.env.get(k)]));
 }
 
+/**
+ * The hook bundle of this rgraph, when there can be one: a checkout run by
+ * `deno run` on a system whose harnesses run hooks through a POSIX shell,
+ * with no `--command`, and a config that says where the data directory is.
+ */
+function bundleRef(argv: string[], command: string | undefined): HookBundleRef | undefined {
+  const main = argv.at(-1);
+  if (command !== undefined || Deno.build.os === "windows" || argv[1] !== "run" || !main) {
+    return undefined;
+  }
+  let dataDir: string;
+  try {
+    dataDir = loadConfig(configPath()).data_dir;
+  } catch {
+    return undefined; // the config problem is reported on its own
+  }
+  return { deno: argv[0], entry: `${bundleDir(dataDir, main)}/${BUNDLE_ENTRY}` };
+}
+
 /** The invocation harnesses run: `--command`, else this binary or this checkout's main.ts. */
 function ownInvocation(command?: string): Invocation {
-  return invocation({
+  const inv = invocation({
     execPath: Deno.execPath(),
     // The entry this process was started from: main.ts in a checkout, or the
     // module a `deno install -g` shim runs.
     mainUrl: Deno.mainModule,
     override: command,
+    config: configPath(),
   });
+  const bundle = bundleRef(inv.argv, command);
+  return bundle ? { ...inv, bundle } : inv;
 }
 
 /** The context of a plan: resolved directories, environment and invocation. */
@@ -166,6 +192,16 @@ export function makePlan(action: Plan["action"], harness: HarnessId, options: Pl
     if (after !== before) changes.push({ path, before, after, what: targets.map((t) => t.what) });
   }
   const notes = action === "install" ? notesFor(harness, ctx, byPath) : [];
+  const ref = ctx.invocation.bundle;
+  // OpenCode's plugin runs the normal command: it does not wait for most hooks.
+  const bundle: BundleSpec | null = action === "install" && harness !== "opencode" && ref
+    ? {
+      deno: ref.deno,
+      checkout: dirname(ctx.invocation.argv.at(-1)!),
+      dir: dirname(ref.entry),
+      fallback: ctx.invocation.argv,
+    }
+    : null;
   if (action === "install") {
     const config = configChange(ctx);
     if (config.change) changes.push(config.change);
@@ -178,13 +214,21 @@ export function makePlan(action: Plan["action"], harness: HarnessId, options: Pl
     root: ctx.scope === "project" ? ctx.dir : ctx.home,
     changes,
     notes,
+    bundle,
   };
+}
+
+function dirname(path: string): string {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
 }
 
 /**
  * rgraph's own config, so that one install leaves a working setup: created
  * with an identity (the login name) when there is no config file; a note when
  * the file exists without one, or when there is no login name to write.
+ * Where `XDG_DATA_HOME` moves the default store, the file is made to name it
+ * (`[store] path`): Codex and Gemini CLI under CI do not pass that variable
+ * to hooks and MCP servers, which would otherwise use another store.
  * Uninstall leaves it: every harness shares it.
  */
 function configChange(ctx: Context): { change?: Change; note?: string } {
@@ -199,16 +243,20 @@ function configChange(ctx: Context): { change?: Change; note?: string } {
   }
   const unset =
     `set [identity] user_id in ${path} to a name unique on your team — hooks record nothing until then.`;
+  const pin = ctx.env.XDG_DATA_HOME ? storePin(config.store.path, ctx.home) : null;
+  const pinNote =
+    `${path} names its store now ([store] path): XDG_DATA_HOME is set here, and Codex and Gemini CLI do not pass it to hooks and MCP servers.`;
   if (!config.exists) {
     const user = loginName(ctx);
     const header = "# rgraph's config (see the README for every key).\n";
+    const store = pin === null ? "" : `\n[store]\npath = ${JSON.stringify(pin)}\n`;
     // No placeholder identity: a name two people share would merge their private Touches on a team store.
     if (user === null) {
       return {
         change: {
           path,
           before: null,
-          after: `${header}[identity]\n# user_id = "<your name>"\n`,
+          after: `${header}[identity]\n# user_id = "<your name>"\n${store}`,
           what: ["config"],
         },
         note:
@@ -219,12 +267,35 @@ function configChange(ctx: Context): { change?: Change; note?: string } {
       change: {
         path,
         before: null,
-        after: `${header}[identity]\nuser_id = ${JSON.stringify(user)}\n`,
+        after: `${header}[identity]\nuser_id = ${JSON.stringify(user)}\n${store}`,
         what: ["config"],
       },
+      ...(pin === null ? {} : { note: pinNote }),
     };
   }
-  return config.identity.user_id ? {} : { note: `no identity configured: ${unset}` };
+  const idNote = config.identity.user_id ? undefined : `no identity configured: ${unset}`;
+  const before = read(path);
+  if (pin === null || before === null) return idNote ? { note: idNote } : {};
+  let edit;
+  try {
+    edit = ensureKey(before, "store", "path", pin);
+  } catch (e) {
+    const why = `${(e as Error).message.split("\n")[0]}: set [store] path = ${
+      JSON.stringify(pin)
+    } by hand`;
+    return { note: idNote ? `${idNote} ${why}` : why };
+  }
+  const { text, existing } = edit;
+  if (existing !== undefined) return idNote ? { note: idNote } : {};
+  return {
+    change: { path, before, after: text, what: ["config"] },
+    note: idNote ? `${idNote} ${pinNote}` : pinNote,
+  };
+}
+
+/** The store path to write into the config (`~/…` under the home), as the default resolves it here. */
+function storePin(storePath: string, home: string): string {
+  return storePath.startsWith(`${home}/`) ? `~/${storePath.slice(home.length + 1)}` : storePath;
 }
 
 /** The user's login name: USER, LOGNAME, then the system account; null when none is known. */
@@ -313,8 +384,27 @@ export function relative(root: string, path: string): string {
   return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
 }
 
-/** Writes a plan: files atomically (temp file + rename), removed files' emptied directories pruned. */
-export async function applyPlan(plan: Plan): Promise<void> {
+/**
+ * Writes a plan: the hook bundle first (its hooks need it), then the files
+ * atomically (temp file + rename), removed files' emptied directories
+ * pruned. Returns what the user should know about the bundle: a bundle that
+ * cannot be built leaves the hooks on the normal command, which they run
+ * whenever the bundle's file is missing.
+ */
+export async function applyPlan(plan: Plan): Promise<string[]> {
+  const notes: string[] = [];
+  if (plan.bundle) {
+    try {
+      const done = await buildHookBundle(plan.bundle);
+      if (done === "built") notes.push(`built the hook bundle in ${plan.bundle.dir}`);
+    } catch (e) {
+      notes.push(
+        `the hook bundle could not be built (${
+          (e as Error).message.split("\n")[0]
+        }): hooks run the normal, slower command`,
+      );
+    }
+  }
   for (const c of plan.changes) {
     const dir = c.path.slice(0, c.path.lastIndexOf("/"));
     if (c.after === null) {
@@ -337,6 +427,7 @@ export async function applyPlan(plan: Plan): Promise<void> {
     await Deno.writeTextFile(tmp, c.after, mode === undefined ? {} : { mode });
     await Deno.rename(tmp, path);
   }
+  return notes;
 }
 
 /** Removes `dir` and its parents while empty, stopping at `root`. */

@@ -4,8 +4,13 @@
  *   one harness (`harnesses.ts` says what each harness needs; `jsonc.ts`,
  *   `json_edit.ts` and `toml_edit.ts` edit config text in place so formatting
  *   and comments survive), then applies it;
- * - `command.ts` — the command line harnesses run for rgraph;
- * - `doctor.ts` — `rgraph doctor`'s checks, each with its fix;
+ * - `command.ts` — the command line harnesses run for rgraph (every one names
+ *   the config file);
+ * - `hook_bundle.ts` — the hook bundle install builds for speed;
+ * - `doctor.ts` — `rgraph doctor`'s checks, each with its fix (store in
+ *   `doctor_store.ts`, automatic Sweeps in `doctor_sweep.ts`, harnesses in
+ *   `doctor_harness.ts`, trust in `doctor_trust.ts`, versions in
+ *   `doctor_version.ts`, child processes through `child.ts`);
  * - `stats.ts` — `rgraph stats`: what memory saved you;
  * - `touches.ts` — how `rgraph touches` (and `forget --dry-run`) show Touches;
  * - `forget.ts` — `rgraph forget`: Touches, notes and log lines taken back.

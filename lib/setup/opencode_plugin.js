@@ -1,37 +1,59 @@
 // rgraph's OpenCode plugin: OpenCode has no command hooks, so this plugin
 // hands each tool start and each prompt to `rgraph hook opencode`, which
 // records GitHub reads as private Touches (payload format: lib/capture/harness/opencode.ts
-// in rgraph), and when a session goes idle (the agent has answered) starts
-// an automatic Sweep with `rgraph sweep --background`, as other harnesses do
-// at session end. It never throws and never waits: capture must not slow or
-// break the agent. `rgraph install` copies it into .opencode/plugins/ and may
-// set the command below to the rgraph it was installed from.
+// in rgraph), adds rgraph's session hint to the system prompt, and when a
+// session goes idle (the agent has answered) starts an automatic Sweep with
+// `rgraph sweep --background`, as other harnesses do at session end. It never
+// throws, and waits for rgraph only where the answer matters: before rgraph's
+// own `resource` tool (the note tying that call to its session must be
+// written before the MCP server answers it) and for the hint. `rgraph
+// install` copies it into .opencode/plugins/ and sets the command below to
+// the rgraph it was installed from.
 import { spawn } from "node:child_process";
 
 const RGRAPH_COMMAND = ["rgraph"]; // rgraph-command (rewritten by `rgraph install`)
 
-/** Runs `rgraph ARGS` detached, handing it `payload` on stdin (none: no stdin). */
-function run(args, payload) {
-  try {
-    const [cmd, ...rest] = RGRAPH_COMMAND;
-    // No cwd option: the payload carries it, and a vanished directory must not stop capture.
-    const child = spawn(cmd, [...rest, ...args], {
-      stdio: [payload === undefined ? "ignore" : "pipe", "ignore", "ignore"],
-      detached: true,
-    });
-    child.on("error", () => {});
-    if (payload !== undefined) {
-      child.stdin.on("error", () => {});
-      child.stdin.end(JSON.stringify(payload));
-    }
-    child.unref();
-  } catch {
-    // rgraph missing or unspawnable: the agent goes on untouched.
-  }
-}
+/** The longest the plugin waits for rgraph: a stuck hook must not hold the agent. */
+const WAIT_MS = 3000;
 
-function send(payload) {
-  run(["hook", "opencode"], payload);
+/** rgraph's own tool, as OpenCode names MCP tools (`<server>_<tool>`). */
+const RESOURCE_TOOL = "rgraph_resource";
+
+/**
+ * Runs `rgraph hook opencode` with `payload` on its standard input. Resolves
+ * with what it printed once it exits (or WAIT_MS pass) when `wait`, at once
+ * otherwise; never rejects.
+ */
+function send(payload, wait = false) {
+  return new Promise((resolve) => {
+    try {
+      const [cmd, ...args] = RGRAPH_COMMAND;
+      // No cwd option: the payload carries it, and a vanished directory must not stop capture.
+      const child = spawn(cmd, [...args, "hook", "opencode"], {
+        stdio: ["pipe", wait ? "pipe" : "ignore", "ignore"],
+        detached: !wait,
+      });
+      let out = "";
+      const timer = wait ? setTimeout(() => resolve(""), WAIT_MS) : null;
+      child.on("error", () => resolve(""));
+      child.stdin.on("error", () => {});
+      if (wait) {
+        child.stdout.on("data", (chunk) => out += chunk);
+        child.on("close", () => {
+          clearTimeout(timer);
+          resolve(out);
+        });
+      }
+      child.stdin.end(JSON.stringify(payload));
+      if (!wait) {
+        child.unref();
+        resolve("");
+      }
+    } catch {
+      // rgraph missing or unspawnable: the agent goes on untouched.
+      resolve("");
+    }
+  });
 }
 
 function promptText(parts) {
@@ -42,28 +64,57 @@ function promptText(parts) {
     .join("\n");
 }
 
-// OpenCode awaits plugins and hooks; they resolve at once since nothing is awaited.
-export const RgraphPlugin = ({ directory }) =>
-  Promise.resolve({
+/** Starts `rgraph sweep --background` detached: an automatic Sweep, which reads no payload. */
+function sweepInBackground() {
+  try {
+    const [cmd, ...args] = RGRAPH_COMMAND;
+    const child = spawn(cmd, [...args, "sweep", "--background"], {
+      stdio: "ignore",
+      detached: true,
+    });
+    child.on("error", () => {});
+    child.unref();
+  } catch {
+    // rgraph missing or unspawnable: the agent goes on untouched.
+  }
+}
+
+/** The session hint rgraph answers a session start with (`{"system": "…"}`), or null. */
+async function sessionHint(directory) {
+  try {
+    const out = await send({ event: "session.created", session_id: null, cwd: directory }, true);
+    const hint = out.trim() === "" ? null : JSON.parse(out).system;
+    return typeof hint === "string" && hint !== "" ? hint : null;
+  } catch {
+    return null;
+  }
+}
+
+// OpenCode awaits plugins and hooks. chat.message gives the message id and agent on
+// output.message, not on input (OpenCode 1.18); both are read.
+export const RgraphPlugin = ({ directory }) => {
+  // Asked once, when OpenCode loads the plugin: it is ready by the first model request.
+  const hint = sessionHint(directory ?? null);
+  return Promise.resolve({
     // The agent has finished answering: what it read is swept in the background.
     event: ({ event } = {}) => {
-      if (event?.type === "session.idle") run(["sweep", "--background"]);
+      if (event?.type === "session.idle") sweepInBackground();
       return Promise.resolve();
     },
-    "tool.execute.before": (input, output) => {
+    "tool.execute.before": async (input, output) => {
       try {
-        send({
+        const tool = input?.tool ?? null;
+        await send({
           event: "tool.execute.before",
           session_id: input?.sessionID ?? null,
           call_id: input?.callID ?? null,
-          tool: input?.tool ?? null,
+          tool,
           args: output?.args ?? null,
           cwd: directory ?? null,
-        });
+        }, tool === RESOURCE_TOOL);
       } catch {
         // never let capture fail a tool call
       }
-      return Promise.resolve();
     },
     "chat.message": (input, output) => {
       try {
@@ -71,9 +122,9 @@ export const RgraphPlugin = ({ directory }) =>
         if (prompt === "") return Promise.resolve();
         send({
           event: "chat.message",
-          session_id: input?.sessionID ?? null,
-          message_id: input?.messageID ?? null,
-          agent: input?.agent ?? null,
+          session_id: input?.sessionID ?? output?.message?.sessionID ?? null,
+          message_id: output?.message?.id ?? input?.messageID ?? null,
+          agent: output?.message?.agent ?? input?.agent ?? null,
           prompt,
           cwd: directory ?? null,
         });
@@ -82,4 +133,19 @@ export const RgraphPlugin = ({ directory }) =>
       }
       return Promise.resolve();
     },
+    // The hint joins the first system text rather than adding an entry: OpenCode 1.18 merges every
+    // entry after the first into one once there are more than two, which would fold other plugins'
+    // lines into rgraph's.
+    "experimental.chat.system.transform": async (_input, output) => {
+      try {
+        const line = await hint;
+        const system = output?.system;
+        if (line === null || !Array.isArray(system)) return;
+        if (typeof system[0] === "string") system[0] = `${system[0]}\n${line}`;
+        else system.push(line);
+      } catch {
+        // never let the hint fail a request
+      }
+    },
   });
+};

@@ -22,7 +22,7 @@
 import type { Config } from "../config.ts";
 import type { ForgetCounts, ForgetQuery, Store } from "./contract.ts";
 import type { GraphTarget, MigrateCounts } from "./graph/mod.ts";
-import { openEmbeddedStore } from "./sqlite/mod.ts";
+import { drainSpool, openEmbeddedStore } from "./sqlite/mod.ts";
 
 export {
   type Edge,
@@ -40,6 +40,7 @@ export {
   type UserStats,
 } from "./contract.ts";
 export {
+  drainSpool,
   openEmbeddedStore,
   SCHEMA_VERSION,
   SqliteStore,
@@ -51,13 +52,19 @@ export { referenceKey } from "./declared.ts";
 export { printableUrl } from "./bolt_url.ts";
 export type { GraphTarget, MigrateCounts } from "./graph/mod.ts";
 
-/** The store the config names: the graph store at `store.url`, else SQLite at `store.path`. */
+/**
+ * The store the config names: the graph store at `store.url`, else SQLite at
+ * `store.path`; either way, what hooks kept in the spool is recorded first.
+ */
 export async function openStore(config: Config): Promise<Store> {
   if (config.store.url !== null) {
     const { openGraphStore } = await import("./graph/mod.ts");
     return await openGraphStore(config);
   }
-  return openEmbeddedStore(config.store.path);
+  const store = openEmbeddedStore(config.store.path);
+  // What hooks kept back while the store was busy is recorded before anything reads it.
+  await drainSpool(store);
+  return store;
 }
 
 /** `rgraph migrate`: copies the embedded store at `path` into the graph store at `target`. */

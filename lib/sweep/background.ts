@@ -24,7 +24,7 @@
  */
 
 import type { Config } from "../config.ts";
-import { openEmbeddedStore, type SqliteStore, type SweepSignal } from "../store/mod.ts";
+import { drainSpool, openEmbeddedStore, type SqliteStore, type SweepSignal } from "../store/mod.ts";
 import { sweepLockHolder } from "./lock.ts";
 import { appendSweepLog, readSweepRecord, type SweepRecord } from "./record.ts";
 
@@ -92,10 +92,14 @@ export function startBackgroundSweeps(config: Config, rgraph: string[]): Backgro
   // busy) holds the next one back, longer each time in a row.
   let quietUntil = 0;
   let unrecorded = 0;
-  const tick = () => {
-    if (child !== null || Date.now() < quietUntil) return;
+  let ticking = false;
+  const tick = async () => {
+    if (ticking || child !== null || Date.now() < quietUntil) return;
+    ticking = true;
     try {
       local ??= openEmbeddedStore(config.store.path);
+      // Touches hooks kept back while the store was busy count as new ones.
+      await drainSpool(local);
       const record = readSweepRecord(dataDir);
       const signal = local.sweepSignal(record.checked_at);
       if (!sweepDue({ now: Date.now(), signal, record, debounceMs })) return;
@@ -120,11 +124,13 @@ export function startBackgroundSweeps(config: Config, rgraph: string[]): Backgro
           // Nowhere to say it: the next tick tries again.
         }
       }
+    } finally {
+      ticking = false;
     }
   };
   // A few times per debounce, at most twice a second, at least every two seconds.
   const every = Math.min(2000, Math.max(500, debounceMs / 4));
-  const timer = setInterval(tick, every);
+  const timer = setInterval(() => void tick(), every);
   return {
     async stop() {
       clearInterval(timer);

@@ -16,10 +16,16 @@
  * same miss, interleaved, on a store of its own schema: a before/after ratio
  * from one run.
  *
+ * The hook as `rgraph install` sets it up (issue 11): the bundle install
+ * builds, run as the installed command runs it (`--no-config --no-lock`, its
+ * few permissions), against the same reference and against an empty script
+ * run with the bundle's flags.
+ *
  * @module
  */
 
 import { configToml, RGRAPH_FLAGS, sandbox } from "../helpers.ts";
+import { BUNDLE_FLAGS } from "../../lib/setup/command.ts";
 import { openEmbeddedStore } from "../../lib/store/mod.ts";
 import { pauseCapture } from "../../lib/capture/mod.ts";
 import { issue } from "../fixtures_memory.ts";
@@ -90,6 +96,12 @@ if (BASELINE !== null) {
   await seedStore(base.openEmbeddedStore, baselineDb);
 }
 
+// --- the bundle, as `rgraph install` builds it -------------------------------
+await Deno.mkdir(`${sb.dir}/project`);
+const install = await sb.rgraph(["install", "claude-code", "--dir", `${sb.dir}/project`]);
+const entry = /built the hook bundle in (\S+)/.exec(install.stdout)?.[1];
+if (install.code !== 0 || !entry) throw new Error(`install built no bundle: ${install.stdout}`);
+
 // --- runs --------------------------------------------------------------------
 let call = 0;
 function payload(harness: "claude-code" | "grok", number: number): string {
@@ -138,8 +150,9 @@ async function run(
   stdin: string | null,
   wrap: string[] = [],
   env: Record<string, string> = sb.env,
+  flags: string[] = RGRAPH_FLAGS,
 ) {
-  const argv = [...wrap, Deno.execPath(), "run", ...RGRAPH_FLAGS, ...args];
+  const argv = [...wrap, Deno.execPath(), "run", ...flags, ...args];
   const cpu0 = childCpuMs();
   const t = performance.now();
   const child = new Deno.Command(argv[0], {
@@ -186,15 +199,26 @@ const baseline = () =>
     baselineEnv,
   );
 
+/** The installed hook: the bundle, with its own flags, naming the config as installed commands do. */
+const bundleArgs = [`${entry}/hook_bundled.js`, "--config", sb.configPath, "hook", "claude-code"];
+const bundle = () => run(bundleArgs, payload("claude-code", 999_999), [], sb.env, BUNDLE_FLAGS);
+const bundleHit = () => run(bundleArgs, payload("claude-code", 1234), [], sb.env, BUNDLE_FLAGS);
+/** An empty script with the bundle's flags. */
+const bundleReference = () => run([empty], null, [], sb.env, BUNDLE_FLAGS);
+
 // Warm deno's module cache and the OS page cache; check what each variant prints.
 for (let i = 0; i < 3; i++) {
   await Promise.all(
-    [reference(), miss(), hit(), noLookup(), policy(), paused()].map((p) => p),
+    [reference(), miss(), hit(), noLookup(), policy(), paused(), bundle()].map((p) => p),
   );
   if (BASELINE !== null) await baseline();
 }
 if (!(await hit()).stdout.includes("is in memory")) throw new Error("the hit run printed no Nudge");
 if ((await miss()).stdout !== "") throw new Error("the miss run printed something");
+if (!(await bundleHit()).stdout.includes("is in memory")) {
+  throw new Error("the bundle printed no Nudge");
+}
+if ((await bundle()).stdout !== "") throw new Error("the bundle's miss printed something");
 
 type Variant =
   | "reference"
@@ -204,7 +228,10 @@ type Variant =
   | "direct"
   | "policy"
   | "paused"
-  | "baseline";
+  | "baseline"
+  | "bundle"
+  | "bundleHit"
+  | "bundleReference";
 const variants: Partial<Record<Variant, () => ReturnType<typeof run>>> = {
   reference,
   miss,
@@ -214,6 +241,9 @@ const variants: Partial<Record<Variant, () => ReturnType<typeof run>>> = {
   policy,
   paused,
   ...(BASELINE === null ? {} : { baseline }),
+  bundle,
+  bundleHit,
+  bundleReference,
 };
 const samples = Object.fromEntries(Object.keys(variants).map((v) => [v, [] as number[]])) as Record<
   Variant,
@@ -272,9 +302,9 @@ await verify.close();
 await sb.cleanup();
 
 const f = (x: number) => `${x.toFixed(1)} ms`;
-function line(label: string, v: Variant, note = ""): string {
-  const wall = median(samples[v]), refWall = median(samples.reference);
-  const x = cpu(v), refCpu = cpu("reference");
+function line(label: string, v: Variant, note = "", ref: Variant = "reference"): string {
+  const wall = median(samples[v]), refWall = median(samples[ref]);
+  const x = cpu(v), refCpu = cpu(ref);
   const cpuText = x === null || refCpu === null
     ? ""
     : ` | CPU mean ${f(x)} (${(x / refCpu).toFixed(2)}x)`;
@@ -302,6 +332,17 @@ if (BASELINE !== null) {
     : `, CPU ${(cpuAfter / cpuBefore).toFixed(2)}x`;
   console.log(`this checkout vs baseline, miss: wall ${(after / before).toFixed(2)}x${cpuRatio}`);
 }
+console.log(line("installed hook (bundle), miss", "bundle", "  target <= 1.5x"));
+console.log(line("installed hook (bundle), Nudge (hit)", "bundleHit"));
+console.log(line("deno run, empty script, bundle's flags", "bundleReference"));
+console.log(
+  line(
+    "installed hook (bundle), miss",
+    "bundle",
+    "  (vs the empty script with its flags)",
+    "bundleReference",
+  ),
+);
 const nudgeCpu = (() => {
   const a = cpu("hit"), b = cpu("noLookup");
   return a === null || b === null

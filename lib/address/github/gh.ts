@@ -10,7 +10,7 @@ import { itemAddress, listingAddress, repositoryAddress } from "../key.ts";
 import type { FilterInput } from "../key.ts";
 import type { Address, ListingKind, ListingState } from "../../types.ts";
 import type { ParseContext, ShellCommand } from "../platform.ts";
-import { type FlagSpec, type Parsed, parseFlags, spellings } from "../flags.ts";
+import { type FlagSpec, opaqueFrom, type Parsed, parseFlags, spellings } from "../flags.ts";
 import { countOf, GITHUB, isRepoName, repoSpec, resolveLogin } from "./names.ts";
 import { fromRestPath } from "./rest.ts";
 import { readSearchQuery } from "./search.ts";
@@ -22,10 +22,17 @@ const GH_DEFAULT_LIMIT = 30;
 const OUTPUT = { "-q --jq": "jq", "--json": "json", "-t --template": "template" };
 const REPO = { "-R --repo": "repo" };
 const HELP = { "-h --help": "help" };
+/**
+ * Flags whose value may need expansion (`--jq "$FILTER"`, `-H "Authorization:
+ * token $T"`): they shape the output or the request's headers, never what is
+ * read. Any other flag, or the endpoint, with such a value reads nothing.
+ */
+const OPAQUE_OK = ["jq", "json", "template", "header"];
 
 const spec = (value: Record<string, string>, bool: Record<string, string>): FlagSpec => ({
   value: spellings({ ...REPO, ...value }),
   bool: spellings({ ...HELP, ...bool }),
+  opaque: OPAQUE_OK,
 });
 
 const VIEW = spec(OUTPUT, { "-c --comments": "comments", "-w --web": "web" });
@@ -54,6 +61,7 @@ const PR_LIST = spec({ ...LIST_VALUES, "-B --base": "base", "-H --head": "head" 
 const REPO_VIEW: FlagSpec = {
   value: spellings({ ...OUTPUT, "-b --branch": "branch" }),
   bool: spellings({ ...HELP, "-w --web": "web" }),
+  opaque: OPAQUE_OK,
 };
 const API: FlagSpec = {
   value: spellings({
@@ -75,6 +83,7 @@ const API: FlagSpec = {
     "--silent": "silent",
     "--verbose": "verbose",
   }),
+  opaque: OPAQUE_OK,
 };
 const SEARCH_VALUES = {
   ...OUTPUT,
@@ -91,10 +100,12 @@ const SEARCH_VALUES = {
 const SEARCH_ISSUES: FlagSpec = {
   value: spellings(SEARCH_VALUES),
   bool: spellings({ ...HELP, "-w --web": "web" }),
+  opaque: OPAQUE_OK,
 };
 const SEARCH_PRS: FlagSpec = {
   value: spellings(SEARCH_VALUES),
   bool: spellings({ ...HELP, "-w --web": "web", "--merged": "merged" }),
+  opaque: OPAQUE_OK,
 };
 /** List filters a canonical key has no field for: such a listing is not recorded. */
 const UNKEYED = ["app", "mention", "base", "head", "draft"];
@@ -230,8 +241,13 @@ function searched(
 }
 
 /** `gh repo view [OWNER/REPO | REPO | URL]`. */
-function repoViewed(args: string[], cmd: ShellCommand, ctx: ParseContext): Address | null {
-  const p = parseFlags(args, REPO_VIEW);
+function repoViewed(
+  args: string[],
+  opaque: ReadonlySet<number>,
+  cmd: ShellCommand,
+  ctx: ParseContext,
+): Address | null {
+  const p = parseFlags(args, REPO_VIEW, opaque);
   if (!p || p.flags.has("help") || p.positional.length > 1) return null;
   const arg = p.positional[0];
   let repo: Repo | null;
@@ -246,8 +262,13 @@ function repoViewed(args: string[], cmd: ShellCommand, ctx: ParseContext): Addre
 }
 
 /** `gh api [flags] ENDPOINT` with method GET. */
-function apiRead(args: string[], cmd: ShellCommand, ctx: ParseContext): Address | null {
-  const p = parseFlags(args, API);
+function apiRead(
+  args: string[],
+  opaque: ReadonlySet<number>,
+  cmd: ShellCommand,
+  ctx: ParseContext,
+): Address | null {
+  const p = parseFlags(args, API, opaque);
   if (!p || p.flags.has("help") || p.positional.length !== 1) return null;
   // `--hostname`, else `GH_HOST`, picks the host of every endpoint.
   const host = last(p, "hostname")?.toLowerCase() ?? ghHost(cmd);
@@ -300,23 +321,29 @@ function apiRead(args: string[], cmd: ShellCommand, ctx: ParseContext): Address 
  */
 export function fromGh(cmd: ShellCommand, ctx: ParseContext): Address[] {
   const [, group, sub, ...args] = cmd.argv;
+  // gh's own words (the command group and subcommand) must be literal.
+  if (cmd.opaque?.has(1) || cmd.opaque?.has(2)) return [];
+  const opaque = opaqueFrom(cmd.opaque, 3);
   let a: Address | null = null;
   if (group === "issue" || group === "pr") {
     const kind: ListingKind = group === "issue" ? "issues" : "pulls";
     if (sub === "view") {
-      const p = parseFlags(args, VIEW);
+      const p = parseFlags(args, VIEW, opaque);
       a = p && viewed(p, cmd, ctx);
     } else if (sub === "diff" && group === "pr") {
-      const p = parseFlags(args, DIFF);
+      const p = parseFlags(args, DIFF, opaque);
       a = p && viewed(p, cmd, ctx);
     } else if (sub === "list" || sub === "ls") {
-      const p = parseFlags(args, kind === "issues" ? ISSUE_LIST : PR_LIST);
+      const p = parseFlags(args, kind === "issues" ? ISSUE_LIST : PR_LIST, opaque);
       a = p && listed(kind, p, ctx, targetRepo(p, cmd, ctx));
     }
   } else if (group === "search" && (sub === "issues" || sub === "prs")) {
-    const p = parseFlags(args, sub === "issues" ? SEARCH_ISSUES : SEARCH_PRS);
+    const p = parseFlags(args, sub === "issues" ? SEARCH_ISSUES : SEARCH_PRS, opaque);
     a = p && searched(sub === "issues" ? "issues" : "pulls", p, cmd, ctx);
-  } else if (group === "repo" && sub === "view") a = repoViewed(args, cmd, ctx);
-  else if (group === "api" && sub !== undefined) a = apiRead([sub, ...args], cmd, ctx);
+  } else if (group === "repo" && sub === "view") a = repoViewed(args, opaque, cmd, ctx);
+  else if (group === "api" && sub !== undefined) {
+    // The endpoint is `sub` here: its index is 2, one before the flags'.
+    a = apiRead([sub, ...args], opaqueFrom(cmd.opaque, 2), cmd, ctx);
+  }
   return a ? [a] : [];
 }

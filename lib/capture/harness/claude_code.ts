@@ -3,7 +3,9 @@
  * (`session_id`, `cwd`, `prompt`, `tool_name`, `tool_input`, `tool_use_id`,
  * and `agent_id` inside a subagent). Context goes back as
  * `hookSpecificOutput.additionalContext` for both the session hint and the
- * Nudge (PreToolUse additionalContext is supported since v2.1.9).
+ * Nudge (PreToolUse additionalContext is supported since v2.1.9). MCP tools
+ * are deferred: the model loads `mcp__rgraph__resource` by that name first
+ * (verified with 2.1.332), so the hint names it so.
  *
  * @example
  * ```ts
@@ -17,8 +19,17 @@
 import { standardAdapter } from "./standard.ts";
 
 /** The Claude Code adapter. */
-export const claudeCode = standardAdapter("claude-code", {
-  sessionStart: ["sessionstart"],
-  prompt: ["userpromptsubmit"],
-  toolStart: ["pretooluse"],
-}, { sessionHint: true, nudge: true });
+export const claudeCode = standardAdapter(
+  "claude-code",
+  {
+    sessionStart: ["sessionstart"],
+    prompt: ["userpromptsubmit"],
+    toolStart: ["pretooluse"],
+  },
+  { name: "mcp__rgraph__resource" },
+  {
+    sessionHint: true,
+    nudge: true,
+    format: "hookSpecificOutput",
+  },
+);

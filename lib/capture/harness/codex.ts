@@ -7,7 +7,9 @@
  *
  * Output follows Codex's hook schemas (`hookSpecificOutput` with
  * `hookEventName` and `additionalContext`, no other keys). codex-cli 0.124.0
- * rejected PreToolUse `additionalContext`; later versions accept it.
+ * rejected PreToolUse `additionalContext`; 0.171.0 passes it to the model.
+ * Codex offers MCP tools to the model in a namespace per server
+ * (`mcp__rgraph`, tool `resource`).
  *
  * @module
  */
@@ -15,8 +17,17 @@
 import { standardAdapter } from "./standard.ts";
 
 /** The Codex adapter. */
-export const codex = standardAdapter("codex", {
-  sessionStart: ["sessionstart"],
-  prompt: ["userpromptsubmit"],
-  toolStart: ["pretooluse"],
-}, { sessionHint: true, nudge: true });
+export const codex = standardAdapter(
+  "codex",
+  {
+    sessionStart: ["sessionstart"],
+    prompt: ["userpromptsubmit"],
+    toolStart: ["pretooluse"],
+  },
+  { name: "resource", namespace: "mcp__rgraph" },
+  {
+    sessionHint: true,
+    nudge: true,
+    format: "hookSpecificOutput",
+  },
+);

@@ -108,6 +108,8 @@ function parse(payload: unknown, opts: ParseOptions): HookEvent {
 /** The Cursor adapter. */
 export const cursor: HarnessAdapter = {
   name: "cursor",
+  // Not verified: Cursor has no installable binary to run here.
+  resourceTool: { name: "resource" },
   parse,
   renderSessionHint: (text) => JSON.stringify({ additional_context: text }),
   renderNudge: () => null,

@@ -25,6 +25,12 @@ export interface UserPromptEvent {
   cwd: string | null;
   prompt: string;
   agent_id: string | null;
+  /**
+   * The harness's id of this prompt where it has one (OpenCode's message
+   * id): a re-delivered prompt has the same, two prompts of the same text
+   * do not. Absent elsewhere: then the prompt's text identifies it.
+   */
+  prompt_id?: string | null;
 }
 
 /** A tool is about to run: GitHub reads become FETCHED Touches (and may get a Nudge). */
@@ -62,9 +68,24 @@ export interface ParseOptions {
   event?: string;
 }
 
+/**
+ * How a harness presents rgraph's `resource` tool to its model: a tool name
+ * (`mcp__rgraph__resource` in Claude Code, `mcp_rgraph_resource` in Gemini
+ * CLI), or a tool in a namespace (Codex: `resource` in `mcp__rgraph`). Claude
+ * Code defers MCP tools, so its model must ask for the tool by exactly this
+ * name; the session hint uses it.
+ */
+export interface PresentedTool {
+  name: string;
+  /** The namespace the tool is offered in, where the harness groups tools so. */
+  namespace?: string;
+}
+
 /** Maps one harness's payloads to events and renders rgraph's lines in its output format. */
 export interface HarnessAdapter {
   readonly name: HarnessName;
+  /** rgraph's tool as this harness's model sees it (MCP server `rgraph`, as install names it). */
+  readonly resourceTool: PresentedTool;
   /** Never throws: anything unrecognisable is `{ type: "ignored" }`. */
   parse(payload: unknown, opts: ParseOptions): HookEvent;
   /**

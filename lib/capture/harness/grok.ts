@@ -13,8 +13,13 @@
 import { standardAdapter } from "./standard.ts";
 
 /** The Grok Build adapter. */
-export const grok = standardAdapter("grok", {
-  sessionStart: ["sessionstart"],
-  prompt: ["userpromptsubmit"],
-  toolStart: ["pretooluse"],
-}, { sessionHint: false, nudge: false });
+export const grok = standardAdapter(
+  "grok",
+  {
+    sessionStart: ["sessionstart"],
+    prompt: ["userpromptsubmit"],
+    toolStart: ["pretooluse"],
+  },
+  { name: "resource" },
+  { sessionHint: false, nudge: false, format: "hookSpecificOutput" },
+);

@@ -4,15 +4,15 @@
  * session hint and Nudge in that harness's own output format where it has a
  * channel that adds context without deciding the call.
  *
- * | harness | session hint | Nudge |
- * |---|---|---|
- * | claude-code | SessionStart `hookSpecificOutput.additionalContext` | PreToolUse `hookSpecificOutput.additionalContext` |
- * | codex | SessionStart `hookSpecificOutput.additionalContext` | PreToolUse `hookSpecificOutput.additionalContext` |
- * | gemini | SessionStart `hookSpecificOutput.additionalContext` | — (BeforeTool can only decide) |
- * | cursor | sessionStart `additional_context` | — (before-tool output is a permission) |
- * | copilot | — (output ignored) | — (preToolUse output only decides) |
- * | opencode | — (plugin, no output read) | — |
- * | grok | — (output ignored) | — (PreToolUse output only decides) |
+ * | harness | session hint | Nudge | `resource` as the model sees it |
+ * |---|---|---|---|
+ * | claude-code | SessionStart `hookSpecificOutput.additionalContext` | PreToolUse `hookSpecificOutput.additionalContext` | `mcp__rgraph__resource` |
+ * | codex | SessionStart `hookSpecificOutput.additionalContext` | PreToolUse `hookSpecificOutput.additionalContext` | `resource` in `mcp__rgraph` |
+ * | gemini | SessionStart `hookSpecificOutput.additionalContext` | — (BeforeTool can only decide) | `mcp_rgraph_resource` |
+ * | copilot | sessionStart `{"additionalContext"}` | preToolUse `{"additionalContext"}` | `rgraph-resource` |
+ * | opencode | the plugin's system transform (`{"system"}`) | — (no plugin hook before a tool adds context) | `rgraph_resource` |
+ * | cursor | sessionStart `additional_context` | — (before-tool output is a permission) | not verified |
+ * | grok | — (output ignored) | — (PreToolUse output only decides) | not verified |
  *
  * @example
  * ```ts
@@ -40,6 +40,7 @@ export type {
   HookEvent,
   IgnoredEvent,
   ParseOptions,
+  PresentedTool,
   SessionStartEvent,
   ToolStartEvent,
   UserPromptEvent,

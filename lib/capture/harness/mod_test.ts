@@ -19,6 +19,7 @@ type Expect =
     cwd: string | null;
     agent_id: string | null;
     prompt: RegExp;
+    prompt_id?: string | null;
   }
   | {
     type: "tool_start";
@@ -185,7 +186,9 @@ const CASES: Array<[HarnessName, string, string | undefined, Expect]> = [
     type: "user_prompt",
     session_id: OC_S,
     cwd: APP,
-    agent_id: null,
+    // The plugin reads them at output.message (OpenCode 1.18 leaves input's undefined).
+    agent_id: "build",
+    prompt_id: "msg_9e8d7c6b5a4f3e2d1c0b",
     prompt: /sst\/opencode#4500/,
   }],
   ["opencode", "tool_bash_gh", undefined, {
@@ -429,8 +432,10 @@ Deno.test("session hint and Nudge: the harness's own format where it has one, nu
       nudge: null,
     },
     cursor: { hint: { additional_context: text }, nudge: null },
-    copilot: { hint: null, nudge: null },
-    opencode: { hint: null, nudge: null },
+    // Copilot CLI 1.0.102 passes the flat form to the model and ignores hookSpecificOutput.
+    copilot: { hint: { additionalContext: text }, nudge: { additionalContext: text } },
+    // For rgraph's plugin, which puts it into the system prompt.
+    opencode: { hint: { system: text }, nudge: null },
     grok: { hint: null, nudge: null },
   };
   for (const harness of HARNESS_NAMES) {
@@ -490,4 +495,19 @@ Deno.test("property: any JSON value parses to an event without throwing", () => 
     ),
     { numRuns: 500 },
   );
+});
+
+Deno.test("each adapter names rgraph's tool as its harness presents it to the model", () => {
+  const presented = Object.fromEntries(
+    HARNESS_NAMES.map((h) => [h, HARNESSES[h].resourceTool]),
+  );
+  assert.deepEqual(presented, {
+    "claude-code": { name: "mcp__rgraph__resource" },
+    codex: { name: "resource", namespace: "mcp__rgraph" },
+    copilot: { name: "rgraph-resource" },
+    cursor: { name: "resource" },
+    opencode: { name: "rgraph_resource" },
+    gemini: { name: "mcp_rgraph_resource" },
+    grok: { name: "resource" },
+  });
 });

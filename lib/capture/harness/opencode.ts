@@ -14,7 +14,10 @@
  *
  * OpenCode names MCP tools `<server>_<tool>` (built-in tools have no
  * underscore), so `github_issue_read` becomes `mcp__github__issue_read`.
- * The plugin does not wait for output: no session hint, no Nudge.
+ * The plugin asks for the session hint once (`{"event": "session.created"}`,
+ * answered `{"system": "rgraph: …"}`) and adds it through
+ * `experimental.chat.system.transform`, which reaches every model request;
+ * no plugin hook adds context before a tool, so there is no Nudge.
  *
  * @module
  */
@@ -22,6 +25,9 @@
 import { type HarnessAdapter, type HookEvent, IGNORED, type ParseOptions } from "./event.ts";
 import { asRecord, eventKey, field, str, toolArgs } from "./payload.ts";
 import { toolStart } from "./standard.ts";
+
+/** rgraph's tool as OpenCode presents it. */
+const RESOURCE_TOOL = "rgraph_resource";
 
 /** OpenCode's `<server>_<tool>` MCP naming → `mcp__<server>__<tool>`. */
 function toolName(tool: string): string {
@@ -39,7 +45,14 @@ function parse(payload: unknown, opts: ParseOptions): HookEvent {
     case "chatmessage": {
       const prompt = str(p, "prompt");
       return prompt
-        ? { type: "user_prompt", session_id: session, cwd: str(p, "cwd"), prompt, agent_id: null }
+        ? {
+          type: "user_prompt",
+          session_id: session,
+          cwd: str(p, "cwd"),
+          prompt,
+          agent_id: str(p, "agent"),
+          prompt_id: str(p, "message_id"),
+        }
         : IGNORED;
     }
     case "toolexecutebefore": {
@@ -56,7 +69,9 @@ function parse(payload: unknown, opts: ParseOptions): HookEvent {
 /** The OpenCode adapter (payloads from rgraph's own plugin). */
 export const opencode: HarnessAdapter = {
   name: "opencode",
+  resourceTool: { name: RESOURCE_TOOL },
   parse,
-  renderSessionHint: () => null,
+  // For the plugin, which pushes it into `experimental.chat.system.transform`'s system prompt.
+  renderSessionHint: (text) => JSON.stringify({ system: text }),
   renderNudge: () => null,
 };

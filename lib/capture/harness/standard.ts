@@ -1,8 +1,9 @@
 /**
  * The payload shape most harnesses share (Claude Code's, which Codex, Gemini
  * CLI, Grok Build and Copilot CLI's VS Code–compatible form follow with their
- * own event names and casing), and the `hookSpecificOutput.additionalContext`
- * output that Claude Code, Codex and Gemini CLI accept.
+ * own event names and casing), and the additional-context outputs: Claude
+ * Code's `hookSpecificOutput.additionalContext` (Codex and Gemini CLI take it
+ * too) and Copilot CLI's flat `additionalContext`.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import {
   type HookEvent,
   IGNORED,
   type ParseOptions,
+  type PresentedTool,
   type ToolStartEvent,
 } from "./event.ts";
 import {
@@ -112,33 +114,51 @@ function parseStandard(payload: unknown, opts: ParseOptions, names: EventNames):
 }
 
 /**
- * `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`: context
- * for the model that decides nothing (no `permissionDecision`, no `continue`).
+ * How a harness takes context for the model that decides nothing (no
+ * `permissionDecision`, no `continue`):
+ * - `hookSpecificOutput`: `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`
+ *   (Claude Code, Codex, Gemini CLI);
+ * - `flat`: `{"additionalContext":…}` (Copilot CLI: it passes this form from
+ *   sessionStart and preToolUse to the model and ignores the other).
  */
-export function additionalContext(hookEventName: string, text: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } });
+export type ContextFormat = "hookSpecificOutput" | "flat";
+
+/** `text` as context for the model in `format`, answering `hookEventName`. */
+export function additionalContext(
+  format: ContextFormat,
+  hookEventName: string,
+  text: string,
+): string {
+  return format === "flat"
+    ? JSON.stringify({ additionalContext: text })
+    : JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: text } });
 }
 
-/** Which of rgraph's lines a harness takes as `hookSpecificOutput.additionalContext`. */
+/** Which of rgraph's lines a harness takes as additional context, and in which form. */
 export interface ContextChannels {
   sessionHint: boolean;
   nudge: boolean;
+  format: ContextFormat;
 }
 
 /**
  * An adapter for a harness with Claude-style payloads: `names` says which of
- * its events mean what, `channels` where it accepts additional context.
+ * its events mean what, `tool` how it presents rgraph's tool, `channels`
+ * where it accepts additional context.
  */
 export function standardAdapter(
   name: HarnessName,
   names: EventNames,
+  tool: PresentedTool,
   channels: ContextChannels,
 ): HarnessAdapter {
   return {
     name,
+    resourceTool: tool,
     parse: (payload, opts) => parseStandard(payload, opts, names),
     renderSessionHint: (text) =>
-      channels.sessionHint ? additionalContext("SessionStart", text) : null,
-    renderNudge: (text) => channels.nudge ? additionalContext("PreToolUse", text) : null,
+      channels.sessionHint ? additionalContext(channels.format, "SessionStart", text) : null,
+    renderNudge: (text) =>
+      channels.nudge ? additionalContext(channels.format, "PreToolUse", text) : null,
   };
 }

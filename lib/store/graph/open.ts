@@ -20,7 +20,7 @@ import type { Config } from "../../config.ts";
 import { UserError } from "../../errors.ts";
 import type { Touch } from "../../types.ts";
 import { type ForgetCounts, type ForgetQuery, StoreUnavailableError } from "../contract.ts";
-import { openEmbeddedStore } from "../sqlite/mod.ts";
+import { drainSpool, openEmbeddedStore } from "../sqlite/mod.ts";
 import { connectGraph, type GraphStore, type GraphTarget } from "./store.ts";
 import { copyToGraph, type MigrateCounts, syncStores } from "./outbox.ts";
 
@@ -53,6 +53,8 @@ export async function openGraphStore(
   if (options.sync === false) return store;
   const local = openEmbeddedStore(config.store.path);
   try {
+    // The hooks' spool joins the outbox before it is drained.
+    await drainSpool(local);
     await syncStores(local, store);
   } catch (e) {
     await local.close();

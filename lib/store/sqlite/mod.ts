@@ -16,5 +16,6 @@
 
 export { openEmbeddedStore, type OpenOptions, SqliteStore, type SweepSignal } from "./store.ts";
 export { type StoreFault, StoreFaultError } from "./faults.ts";
+export { drainSpool, spoolDir, spoolTouches } from "./spool.ts";
 export { SCHEMA_VERSION } from "./schema.ts";
 export type { Store } from "../contract.ts";

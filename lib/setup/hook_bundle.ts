@@ -1,0 +1,150 @@
+/**
+ * Building the hook bundle: `rgraph install` bundles the hook
+ * (`commands/hook_bundled.ts`, with `deno bundle --code-splitting`) into
+ * `<data dir>/hook-bundle/<checkout>/`, so harnesses start it with
+ * `--no-config --no-lock` instead of resolving deno.json, the lockfile and
+ * some forty modules on every tool call. SQLite and the TOML parser land in
+ * chunks of their own, loaded only when a call needs them.
+ *
+ * The folder is named after the checkout (two checkouts never share one)
+ * and stays put when rgraph changes, so the hook commands harnesses trust
+ * (Codex hashes them) do not change with every update. A manifest beside
+ * the bundle records what it was built from: the bundle hands calls to the
+ * normal command when a source changed, and the next install rebuilds it —
+ * only when the sources' text or the fallback command differ
+ * ({@link HookBundleManifest.key}).
+ *
+ * @module
+ */
+
+import {
+  BUNDLE_MANIFEST,
+  type BundledSource,
+  type HookBundleManifest,
+  readBundleManifest,
+  sourceNow,
+} from "../capture/mod.ts";
+import { sha256Hex } from "../digest.ts";
+import project from "../../deno.json" with { type: "json" };
+
+/** The entry file of a bundle. */
+export const BUNDLE_ENTRY = "hook_bundled.js";
+
+/** What to bundle, with which Deno, into which folder. */
+export interface BundleSpec {
+  /** The Deno that bundles and runs it. */
+  deno: string;
+  /** The checkout's root (where main.ts and deno.json are). */
+  checkout: string;
+  /** The bundle's folder. */
+  dir: string;
+  /** The normal command's argv (before `--config … hook …`), for a stale bundle to run. */
+  fallback: string[];
+}
+
+/** The bundle folder of the checkout whose entry is `mainPath`, under `dataDir`. */
+export function bundleDir(dataDir: string, mainPath: string): string {
+  return `${dataDir}/hook-bundle/${sha256Hex(mainPath).slice(0, 12)}`;
+}
+
+const dec = new TextDecoder();
+
+async function deno(spec: BundleSpec, args: string[]): Promise<string> {
+  const out = await new Deno.Command(spec.deno, {
+    args,
+    cwd: spec.checkout,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (out.code !== 0) {
+    const why = dec.decode(out.stderr).trim().split("\n").at(-1) ?? "";
+    throw new Error(`deno ${args[0]} exited ${out.code}${why ? `: ${why}` : ""}`);
+  }
+  return dec.decode(out.stdout);
+}
+
+/** The local modules the bundled hook is made of, from `deno info` (dynamic imports included). */
+async function sourcesOf(spec: BundleSpec): Promise<string[]> {
+  const info = JSON.parse(
+    await deno(spec, [
+      "info",
+      "--json",
+      "--config",
+      `${spec.checkout}/deno.json`,
+      `${spec.checkout}/commands/hook_bundled.ts`,
+    ]),
+  ) as { modules: { specifier: string }[] };
+  return info.modules.map((m) => m.specifier).filter((s) => s.startsWith("file:"))
+    .map((s) => decodeURIComponent(new URL(s).pathname)).sort();
+}
+
+/** Replaces `path` in one rename, so a hook reads the old file or the new one. */
+function writeAtomically(path: string, text: string): void {
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  Deno.writeTextFileSync(tmp, text);
+  Deno.renameSync(tmp, path);
+}
+
+/**
+ * Builds the bundle unless the one in `spec.dir` was built from the same
+ * sources and fallback; either way the manifest is rewritten with the
+ * sources as they are now. Throws when Deno cannot bundle: hooks then run
+ * the normal command, as they do whenever the bundle is missing.
+ */
+export async function buildHookBundle(spec: BundleSpec): Promise<"built" | "current"> {
+  const paths = await sourcesOf(spec);
+  // Recorded before the text is read: a file changed in between shows as stale, never as current.
+  const sources = paths.map((p) => sourceNow(p)).filter((s): s is BundledSource => s !== null);
+  const key = sha256Hex(
+    JSON.stringify([
+      project.version,
+      spec.deno,
+      spec.fallback,
+      paths.map((p) => [p, Deno.readTextFileSync(p)]),
+    ]),
+  );
+  const manifest: HookBundleManifest = { key, sources, fallback: spec.fallback };
+  const existing = readBundleManifest(spec.dir);
+  let entryThere = false;
+  try {
+    entryThere = Deno.statSync(`${spec.dir}/${BUNDLE_ENTRY}`).isFile;
+  } catch {
+    // not built yet
+  }
+  if (existing?.key === key && entryThere) {
+    writeAtomically(`${spec.dir}/${BUNDLE_MANIFEST}`, JSON.stringify(manifest));
+    return "current";
+  }
+  Deno.mkdirSync(spec.dir, { recursive: true });
+  const build = Deno.makeTempDirSync({ dir: spec.dir, prefix: ".build-" });
+  try {
+    await deno(spec, [
+      "bundle",
+      "--quiet",
+      "--platform",
+      "deno",
+      "--code-splitting",
+      "--config",
+      `${spec.checkout}/deno.json`,
+      "--outdir",
+      build,
+      `${spec.checkout}/commands/hook_bundled.ts`,
+    ]);
+    const built = [...Deno.readDirSync(build)].map((e) => e.name);
+    if (!built.includes(BUNDLE_ENTRY)) throw new Error(`deno bundle wrote no ${BUNDLE_ENTRY}`);
+    // Chunks (named by their content) first, the entry last: a hook starting meanwhile loads the
+    // old entry with its old chunks, or the new entry with its new ones.
+    for (const name of [...built.filter((n) => n !== BUNDLE_ENTRY), BUNDLE_ENTRY]) {
+      Deno.renameSync(`${build}/${name}`, `${spec.dir}/${name}`);
+    }
+    writeAtomically(`${spec.dir}/${BUNDLE_MANIFEST}`, JSON.stringify(manifest));
+    for (const e of Deno.readDirSync(spec.dir)) {
+      if (e.isFile && e.name !== BUNDLE_MANIFEST && !built.includes(e.name)) {
+        Deno.removeSync(`${spec.dir}/${e.name}`);
+      }
+    }
+    return "built";
+  } finally {
+    Deno.removeSync(build, { recursive: true });
+  }
+}

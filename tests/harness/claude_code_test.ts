@@ -1,0 +1,75 @@
+/**
+ * Claude Code, its own npm binary headless (`claude -p`), against the
+ * scripted model server (Anthropic Messages API with SSE via
+ * `ANTHROPIC_BASE_URL`), with rgraph installed into the project by
+ * `rgraph install claude-code --scope project`.
+ *
+ * Claude Code defers MCP tools: the model first calls `ToolSearch` with
+ * `select:mcp__rgraph__resource`, then the tool. `-p` connects the project's
+ * `.mcp.json` server without the approval prompt, and as root
+ * `--dangerously-skip-permissions` is refused, so tools are allowed by name.
+ */
+
+import { FINAL_TEXT, GH_COMMAND, harnessTests, RESOURCE_ADDRESS } from "./scenario.ts";
+import { run } from "./world.ts";
+
+harnessTests({
+  name: "claude-code",
+  label: "Claude Code",
+  variants: [
+    { variant: "default", label: "config in ~/.config/rgraph" },
+    { variant: "RGRAPH_CONFIG", label: "config named by RGRAPH_CONFIG" },
+    { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
+  ],
+  steps: [
+    { tool: "Bash", args: { command: GH_COMMAND, description: "Read issue 5 with its comments" } },
+    // Deferred MCP tools are loaded by name first.
+    { tool: "ToolSearch", args: { query: "select:mcp__rgraph__resource", max_results: 1 } },
+    { tool: "mcp__rgraph__resource", args: { address: RESOURCE_ADDRESS } },
+    { text: FINAL_TEXT },
+  ],
+  shellStep: 0,
+  resourceStep: 2,
+  callIds: true,
+  hintChannel: true,
+  nudgeChannel: true,
+  presentedTool: "mcp__rgraph__resource",
+  env: ({ model }) => ({
+    ANTHROPIC_BASE_URL: model.url,
+    ANTHROPIC_API_KEY: "sk-ant-scripted",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_ERROR_REPORTING: "1",
+  }),
+  configure: () => Promise.resolve(),
+  trust: null,
+  session: async ({ bin, world, env }, prompt) => {
+    const r = await run([
+      bin,
+      "-p",
+      prompt,
+      "--allowedTools",
+      "Bash,mcp__rgraph__resource",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--include-hook-events",
+      "--debug-file",
+      `${world.root}/claude-debug.txt`,
+    ], { cwd: world.project, env, timeoutMs: 120_000 });
+    let sessionId: string | null = null;
+    for (const line of r.stdout.split("\n")) {
+      try {
+        const event = JSON.parse(line);
+        if (typeof event?.session_id === "string") {
+          sessionId = event.session_id;
+          break;
+        }
+      } catch {
+        // not a JSON line
+      }
+    }
+    return { run: r, sessionId };
+  },
+});

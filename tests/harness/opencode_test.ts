@@ -1,0 +1,142 @@
+/**
+ * OpenCode, its own npm binary headless (`opencode run --auto --format json`),
+ * against the scripted model server (an `@ai-sdk/openai-compatible` provider:
+ * Chat Completions with SSE), with rgraph installed by `rgraph install
+ * opencode --scope project` (a plugin in `.opencode/plugins/` and the MCP
+ * server in `opencode.json`).
+ *
+ * OpenCode takes its directory from `$PWD`, and npm-installs
+ * `@opencode-ai/plugin` into the project's `.opencode/` and into
+ * `~/.config/opencode/` at start; the test gives that npm a cache shared
+ * between runs (as a user's `~/.npm` is) and prefers it, which halves the
+ * start. In the default variant a witness plugin (tests/harness/
+ * opencode_witness.js) records where OpenCode puts what rgraph's plugin needs.
+ */
+
+import assert from "node:assert/strict";
+import { FINAL_TEXT, GH_COMMAND, harnessTests, RESOURCE_ADDRESS } from "./scenario.ts";
+import { harnessBinDir, run } from "./world.ts";
+
+const WITNESS = new URL("./opencode_witness.js", import.meta.url).pathname;
+const WITNESS_LINE = "rgraph-witness: a line from a plugin's system transform";
+
+harnessTests({
+  name: "opencode",
+  label: "OpenCode",
+  variants: [
+    { variant: "default", label: "config in ~/.config/rgraph" },
+    { variant: "RGRAPH_CONFIG", label: "config named by RGRAPH_CONFIG" },
+    { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
+  ],
+  steps: [
+    { tool: "bash", args: { command: GH_COMMAND, description: "Read issue 5" } },
+    { tool: "rgraph_resource", args: { address: RESOURCE_ADDRESS } },
+    { text: FINAL_TEXT },
+  ],
+  shellStep: 0,
+  resourceStep: 1,
+  // tool.execute.before has the model's call id. issue 11: the plugin does not wait for
+  // `rgraph hook`, so its note of the resource call lands after serve-mcp answered and the Cache
+  // Read has no session (the Cache Read step fails in every variant).
+  callIds: true,
+  // issue 11 (fix 3): a plugin's experimental.chat.system.transform reaches every request.
+  hintChannel: "issue 11",
+  // No context channel before a tool.
+  nudgeChannel: false,
+  presentedTool: "rgraph_resource",
+  env: ({ world }) => ({
+    PWD: world.project,
+    OPENCODE_DISABLE_AUTOUPDATE: "true",
+    OPENCODE_DISABLE_SHARE: "true",
+    OPENCODE_DISABLE_MODELS_FETCH: "true",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "true",
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: "true",
+    npm_config_cache: `${harnessBinDir()}/../npm-cache`,
+    npm_config_prefer_offline: "true",
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    RGRAPH_WITNESS_LOG: `${world.root}/witness.jsonl`,
+  }),
+  configure: async ({ world, model, variant }) => {
+    await Deno.mkdir(`${world.home}/.config/opencode`, { recursive: true });
+    await Deno.writeTextFile(
+      `${world.home}/.config/opencode/opencode.json`,
+      JSON.stringify(
+        {
+          $schema: "https://opencode.ai/config.json",
+          autoupdate: false,
+          share: "disabled",
+          provider: {
+            scripted: {
+              npm: "@ai-sdk/openai-compatible",
+              name: "Scripted model",
+              options: { baseURL: `${model.url}/v1`, apiKey: "scripted" },
+              models: { "scripted-model": { name: "Scripted model", tool_call: true } },
+            },
+          },
+          model: "scripted/scripted-model",
+        },
+        null,
+        2,
+      ),
+    );
+    if (variant.variant === "default") {
+      await Deno.copyFile(WITNESS, `${world.project}/.opencode/plugins/rgraph-witness.js`);
+    }
+  },
+  trust: null,
+  session: async ({ bin, world, env }, prompt) => {
+    const r = await run([
+      bin,
+      "run",
+      "--auto",
+      "--format",
+      "json",
+      "--dir",
+      world.project,
+      "-m",
+      "scripted/scripted-model",
+      prompt,
+    ], { cwd: world.project, env, timeoutMs: 180_000 });
+    let sessionId: string | null = null;
+    for (const line of r.stdout.split("\n")) {
+      try {
+        const event = JSON.parse(line);
+        if (typeof event?.sessionID === "string") {
+          sessionId = event.sessionID;
+          break;
+        }
+      } catch {
+        // not a JSON line
+      }
+    }
+    return { run: r, sessionId };
+  },
+  extra: async (t, { world, model, variant }) => {
+    if (variant.variant !== "default") return;
+    const witnessed = (await Deno.readTextFile(`${world.root}/witness.jsonl`).catch(() => ""))
+      .split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+    await t.step(
+      "harness fact: chat.message gives the message id and agent at output.message, not on input",
+      () => {
+        const m = witnessed.find((w) => w.hook === "chat.message");
+        assert.ok(m, `the witness saw no chat.message: ${JSON.stringify(witnessed)}`);
+        assert.deepEqual([m.input.messageID, m.input.agent], [null, null], JSON.stringify(m));
+        assert.match(m.output.id ?? "", /^msg_/);
+        assert.equal(m.output.agent, "build");
+      },
+    );
+    await t.step(
+      "harness fact: a plugin's experimental.chat.system.transform line reaches every model request",
+      () => {
+        const asked = model.requests.filter((r) => r.api === "chat");
+        assert.ok(asked.length > 0);
+        assert.deepEqual(
+          asked.filter((r) => !r.strings.includes(WITNESS_LINE)).map((r) => r.path),
+          [],
+        );
+      },
+    );
+  },
+});
