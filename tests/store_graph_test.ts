@@ -631,7 +631,7 @@ for (const server of SERVERS) {
             `MATCH (n:Resource) SET n.references = n.referenced_by REMOVE n.referenced_by`,
             `MATCH (s:RgraphLock {name: 'schema'}) DETACH DELETE s`,
           ]
-        ) await before.cypher(q);
+        ) await write(server.url, q);
       } finally {
         await before.close();
       }

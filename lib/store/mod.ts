@@ -37,6 +37,7 @@ export {
   type Store,
   StoreUnavailableError,
   type TouchQuery,
+  UnsupportedStoreError,
   type UserStats,
 } from "./contract.ts";
 export {
