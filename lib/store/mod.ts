@@ -50,7 +50,7 @@ export {
 } from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
 export { printableUrl } from "./bolt_url.ts";
-export type { GraphTarget, MigrateCounts } from "./graph/mod.ts";
+export type { GraphTarget, MigrateCounts, ServerReport as GraphServerReport } from "./graph/mod.ts";
 
 /** The store the config names: the graph store at `store.url`, else SQLite at `store.path`. */
 export async function openStore(config: Config): Promise<Store> {
