@@ -5,8 +5,9 @@ Test setup for rgraph's interop suite: a team member running the upstream
 This script plays that team member, with the upstream package's own code:
 
 1. the upstream schema, translated to Neo4j 5 DDL (upstream only speaks
-   Memgraph's ``CREATE CONSTRAINT ON … ASSERT`` / ``CREATE INDEX ON :L(p)``);
-   the statements are read from the installed package, not restated here;
+   Memgraph's ``CREATE CONSTRAINT ON … ASSERT`` / ``CREATE INDEX ON :L(p)``),
+   or as it is on Memgraph; the statements are read from the installed
+   package, not restated here;
 2. hook events through upstream's ``ResourcesGraphConnector`` (FETCHED and
    PROMPTED Touches), exactly as its agent hooks deliver them;
 3. upstream's own Sweep (``resources_graph.sweep.sweep``) with upstream's own
@@ -29,7 +30,10 @@ Deterministic: every timestamp upstream takes from the clock is pinned with
 Usage (the venv python must have resources-graph installed; see upstream_seed.sh):
 
     python tests/interop/upstream_seed.py --url bolt://127.0.0.1:7687 [--database neo4j]
-        [--wipe] [--no-user] [--now ISO] [--schema-only] [--json]
+        [--memgraph] [--wipe] [--no-user] [--now ISO] [--schema-only] [--json]
+
+With ``--memgraph`` the server is Memgraph: upstream's schema goes as it is (and the
+database defaults to ``memgraph``, as upstream's does).
 
 Prints a JSON summary of what it wrote with ``--json``.
 """
@@ -357,16 +361,23 @@ def _bash(command: str, n: int, at: str, agent: str | None = None) -> ToolStartE
                           tool_use_id=f"toolu_up_{n:02d}", agent_name=agent)
 
 
-def run(url: str, database: str, *, wipe: bool, user: str | None, now: str, schema_only: bool) -> dict[str, Any]:
+def run(url: str, database: str, *, wipe: bool, user: str | None, now: str, schema_only: bool,
+        memgraph: bool = False) -> dict[str, Any]:
     driver = neo4j.GraphDatabase.driver(url, auth=None)
     try:
         if wipe:
             driver.execute_query("MATCH (n) DETACH DELETE n", database_=database)
-        ddl = to_neo4j(upstream_ddl())
+        # Memgraph takes upstream's DDL as it is, outside transactions (it refuses DDL inside
+        # one); an index or constraint it has already is a notification there, not an error.
+        ddl = upstream_ddl() if memgraph else to_neo4j(upstream_ddl())
         refused = []
         for statement in ddl:
             try:
-                driver.execute_query(statement, database_=database)
+                if memgraph:
+                    with driver.session(database=database) as session:
+                        session.run(statement).consume()
+                else:
+                    driver.execute_query(statement, database_=database)
             except neo4j.exceptions.ClientError as e:
                 # E.g. rgraph's plain index on :Session(session_id) came first: Neo4j then refuses
                 # the family's uniqueness constraint on the same property. Reported, not fatal.
@@ -376,7 +387,8 @@ def run(url: str, database: str, *, wipe: bool, user: str | None, now: str, sche
                     raise
                 refused.append({"statement": statement, "code": e.code, "message": e.message})
                 print(f"upstream_seed: warn: Neo4j refused {statement!r}: {e.code}: {e.message}", file=sys.stderr)
-        driver.execute_query("CALL db.awaitIndexes(60)", database_=database)
+        if not memgraph:
+            driver.execute_query("CALL db.awaitIndexes(60)", database_=database)
     finally:
         driver.close()
     summary: dict[str, Any] = {"ddl": ddl, "ddl_refused": refused}
@@ -439,7 +451,8 @@ def run(url: str, database: str, *, wipe: bool, user: str | None, now: str, sche
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--url", required=True, help="Bolt URL of a throwaway Neo4j test server")
-    p.add_argument("--database", default="neo4j")
+    p.add_argument("--database", help="the database (default neo4j; memgraph with --memgraph)")
+    p.add_argument("--memgraph", action="store_true", help="the server is Memgraph: upstream's DDL as it is")
     p.add_argument("--wipe", action="store_true", help="delete everything on the server first")
     p.add_argument("--user", default="carol", help="sessions-graph user owning the seeded sessions")
     p.add_argument("--no-user", action="store_true", help="write no (:User)-[:HAD_SESSION]->(:Session)")
@@ -452,8 +465,9 @@ def main(argv: list[str] | None = None) -> int:
     if not re.match(r"^(bolt|neo4j)://(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?/?$", a.url):
         print(f"upstream_seed: refusing {a.url}: only a loopback test server", file=sys.stderr)
         return 2
-    summary = run(a.url, a.database, wipe=a.wipe, user=None if a.no_user else a.user, now=a.now,
-                  schema_only=a.schema_only)
+    database = a.database or ("memgraph" if a.memgraph else "neo4j")
+    summary = run(a.url, database, wipe=a.wipe, user=None if a.no_user else a.user, now=a.now,
+                  schema_only=a.schema_only, memgraph=a.memgraph)
     if a.json:
         print(json.dumps(summary, indent=2, sort_keys=True))
     else:
