@@ -131,9 +131,10 @@ class Fields {
  * rewritten in it, so times compare as text.
  */
 export function isoTime(v: unknown): string | null {
-  const text = typeof v === "string" ? v : isTemporal(v) ? String(v) : null;
+  // A date-time value prints as ISO text, a named zone after it in brackets.
+  const text = typeof v === "string" ? v : isTemporal(v) ? String(v).replace(/\[.*\]$/, "") : null;
   if (text === null) return null;
-  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(text)) return text;
+  if (typeof v === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(text)) return text;
   const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(text) || !text.includes("T") ? text : `${text}Z`;
   const ms = Date.parse(zoned);
   return Number.isFinite(ms) ? new Date(ms).toISOString() : null;

@@ -80,7 +80,8 @@ export function isAlreadyExists(e: unknown): boolean {
  */
 export function isRefusedByData(e: unknown): boolean {
   const { code, message } = parts(e);
-  return code === "Neo.ClientError.Schema.ConstraintCreationFailed" ||
+  // Neo4j 5 reports duplicates as Neo.DatabaseError.Schema.ConstraintCreationFailed.
+  return /\.Schema\.ConstraintCreationFailed$/.test(code) ||
     /cannot be created until the index has been dropped/i.test(message) ||
     /Unable to create unique constraint .* existing node violates it/i.test(message);
 }

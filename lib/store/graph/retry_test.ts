@@ -72,9 +72,10 @@ const NEO4J = {
     "An equivalent constraint already exists, 'Constraint( id=4, name='x', type='UNIQUENESS' )'.",
     "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
   ),
+  // As Neo4j 5.26 reports it (seen on the test server).
   duplicates: error(
-    "Unable to create Constraint( name='rgraph_session_session_id_unique', type='UNIQUENESS', schema=(:Session {session_id}) ): Both Node(1) and Node(2) have the label `Session` and property `session_id` = 's'",
-    "Neo.ClientError.Schema.ConstraintCreationFailed",
+    "Unable to create Constraint( name='x', type='UNIQUENESS', schema=(:Session {session_id}) ):\nBoth Node(2739) and Node(2740) have the label `Session` and property `session_id` = 'dupx'. Note that only the first found violation is shown.",
+    "Neo.DatabaseError.Schema.ConstraintCreationFailed",
   ),
   syntax: error("Invalid input 'VERSION'", "Neo.ClientError.Statement.SyntaxError"),
 };

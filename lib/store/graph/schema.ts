@@ -124,7 +124,8 @@ async function applyRule(
     for (const statement of schemaStatements(server.kind, rule, true)) {
       await ddl(s, statement, policy);
     }
-    const why = String((e as Error)?.message ?? e).split("\n")[0];
+    // Neo4j names the clashing nodes on its second line.
+    const why = String((e as Error)?.message ?? e).replace(/\s+/g, " ").slice(0, 240);
     return `${rule.label}.${rule.property} is indexed but not unique: ${why}`;
   }
 }
