@@ -23,6 +23,7 @@ import {
   OLD_REFERENCES,
   repository,
   storeContract,
+  touch,
 } from "./store_contract.ts";
 import { listingAddress } from "../lib/address/key.ts";
 import { connectGraph } from "../lib/store/graph/mod.ts";
@@ -492,6 +493,43 @@ for (const server of SERVERS) {
         await graph.close();
         await alice.cleanup();
         await emu.close();
+      }
+    },
+  });
+}
+
+for (const server of SERVERS) {
+  held(server, {
+    name:
+      `graph store on ${server.name}: processes starting at once set the schema up once, and one user's outbox drained twice at once stores each Touch and Session once`,
+    ignore: !server.url,
+    async fn() {
+      const target = { url: server.url, user: null, password: null, database: null };
+      for (let round = 0; round < 3; round++) {
+        // An empty server (no schema record): every process finds the setup to do.
+        await wipe(server.url);
+        const stores = await Promise.all([0, 1, 2].map(() => connectGraph(target)));
+        try {
+          const [record] = await stores[0].cypher(
+            `MATCH (s:RgraphLock {name: 'schema'}) RETURN count(s) AS n, size(s.tags) AS tags`,
+          );
+          assert.deepEqual(record, { n: 1, tags: 1 }, `round ${round}: one setup recorded`);
+          const touches = Array.from(
+            { length: 40 },
+            (_, i) => touch("alice", `github:acme/rocket#${i + 1}`, { session_id: `s-${i % 4}` }),
+          );
+          // Two processes of one user drain the same outbox at the same moment.
+          const added = await Promise.all(stores.slice(0, 2).map((s) => s.importTouches(touches)));
+          assert.equal(added[0] + added[1], touches.length, `round ${round}: each Touch new once`);
+          const [counts] = await stores[0].cypher(
+            `MATCH (t:Touch) WITH count(t) AS touches
+             MATCH (s:Session) RETURN touches, count(s) AS sessions,
+               count(DISTINCT s.session_id) AS ids`,
+          );
+          assert.deepEqual(counts, { touches: 40, sessions: 4, ids: 4 });
+        } finally {
+          await Promise.all(stores.map((s) => s.close()));
+        }
       }
     },
   });

@@ -11,7 +11,9 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 version="${RGRAPH_UPSTREAM_VERSION:-0.3.0}"
-venv="${RGRAPH_UPSTREAM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/rgraph-ci/upstream-venv}"
+# A test runner may have HOME unset: the account's home directory is the same place.
+home="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+venv="${RGRAPH_UPSTREAM_VENV:-${XDG_CACHE_HOME:-$home/.cache}/rgraph-ci/upstream-venv}"
 py="$venv/bin/python"
 if ! "$py" -c "import importlib.metadata as m, sys; sys.exit(m.version('resources-graph') != '$version')" 2>/dev/null; then
   echo "upstream_seed: installing resources-graph==$version into $venv" >&2
