@@ -19,6 +19,7 @@ import type {
   Resource,
 } from "../lib/types.ts";
 import { sweep, type SweepSummary } from "../lib/sweep/mod.ts";
+import { touch } from "./store_contract.ts";
 import { openSource } from "../lib/github/mod.ts";
 
 const BIG = `${FACTS.big.owner}/${FACTS.big.name}`;
@@ -1020,21 +1021,7 @@ Deno.test("a Listing's page writes never hold its next pages back: a slow store 
   const store = openEmbeddedStore(`${dir}/rgraph.db`);
   try {
     const key = listingAddress(FACTS.big.owner, FACTS.big.name, "issues", {}, null).key;
-    await store.recordTouches([{
-      user_id: "alice",
-      session_id: null,
-      provenance: "FETCHED",
-      address: key,
-      kind: "listing",
-      limit: 1000,
-      tool_name: "Bash",
-      tool_use_id: null,
-      agent_id: null,
-      harness: null,
-      recorded_at: new Date().toISOString(),
-      dedup_key: "slow-store",
-      status: "pending",
-    }]);
+    await store.recordTouches([touch("alice", key, { limit: 1000, session_id: null })]);
     // The first write takes far longer than a request (a remote, busy graph server, say).
     const answered: number[] = [];
     const slow = new Proxy(store, {

@@ -46,6 +46,7 @@ import { listingAddress } from "../../lib/address/key.ts";
 import type { Store } from "../../lib/store/contract.ts";
 import type { Listing } from "../../lib/types.ts";
 import type { ResourceWrite } from "../../lib/store/contract.ts";
+import { touch } from "../store_contract.ts";
 
 const LATENCY = 300;
 const ROUNDS = 5;
@@ -161,21 +162,7 @@ function timed<T extends Store>(store: T): { store: T; calls: [string, number, n
 
 /** The Listing's Touch in `store`. */
 async function touchListing(store: Store): Promise<void> {
-  await store.recordTouches([{
-    user_id: "bench",
-    session_id: null,
-    provenance: "FETCHED",
-    address: KEY,
-    kind: "listing",
-    limit: 1000,
-    tool_name: "Bash",
-    tool_use_id: null,
-    agent_id: null,
-    harness: null,
-    recorded_at: new Date().toISOString(),
-    dedup_key: `bench-${++toolUse}`,
-    status: "pending",
-  }]);
+  await store.recordTouches([touch("bench", KEY, { limit: 1000, session_id: null })]);
 }
 
 /** A Sweep in this process with its store calls timed: per method, and after the last page. */

@@ -171,7 +171,7 @@ const ITEM = [
   "comment_count",
   "referenced_by",
 ] as const;
-export const RESOURCE_KEYS = {
+const RESOURCE_KEYS = {
   repository: [...COMMON, "description", "readme", "readme_path", "stars", "pushed_at"],
   issue: ITEM,
   pull_request: [...ITEM, "merged", "base_ref", "files", "closes"],

@@ -103,7 +103,7 @@ export interface RetryPolicy {
  * because a Memgraph write conflict clears as soon as the other
  * transaction commits.
  */
-export const DEFAULT_POLICY: RetryPolicy = {
+const DEFAULT_POLICY: RetryPolicy = {
   deadlineMs: 10_000,
   firstDelayMs: 25,
   maxDelayMs: 1_000,

@@ -91,9 +91,12 @@ function stateOf(props: Record<string, unknown> | undefined, tag: string): Schem
   };
 }
 
-/** Reads the schema record without changing anything. */
-export async function schemaState(s: SchemaSession, server: ServerIdentity): Promise<SchemaState> {
-  const rows = await s.run(Q.SCHEMA_STATE);
+/** Reads the schema record (with `run`, one statement on its own) without changing anything. */
+export async function schemaState(
+  run: SchemaSession["run"],
+  server: ServerIdentity,
+): Promise<SchemaState> {
+  const rows = await run(Q.SCHEMA_STATE);
   return stateOf(
     (rows[0]?.s as { properties?: Record<string, unknown> })?.properties,
     plan(server).tag,
@@ -140,7 +143,7 @@ export async function ensureSchema(
   policy: Partial<RetryPolicy> = {},
 ): Promise<SchemaState> {
   const { tag, rules } = plan(server);
-  const first = await schemaState(s, server);
+  const first = await schemaState((q) => s.run(q), server);
   if (first.current) return first;
 
   const [lockRule, ...rest] = rules;
@@ -156,7 +159,7 @@ export async function ensureSchema(
   for (;;) {
     const t = now();
     [claim] = await s.write(Q.SCHEMA_CLAIM, { tag, me, now: t, until: t + CLAIM_MS });
-    if (claim.done) return await schemaState(s, server);
+    if (claim.done) return await schemaState((q) => s.run(q), server);
     if (!claim.busy) break;
     if (now() > giveUp) {
       throw new Error("another process has been setting up the graph store's schema for a minute");

@@ -298,16 +298,8 @@ export class GraphStore implements Store {
 
   /** The server, the oldest version rgraph runs on, and the schema record as it is now. */
   async serverReport(): Promise<ServerReport> {
-    const session = this.#session("read");
-    try {
-      const run = async (q: string) => rowsOf(await session.run(q));
-      const schema = await this.#guard(
-        schemaState({ run, write: () => Promise.reject(new Error("read only")) }, this.server),
-      );
-      return { server: this.server, minimum: MINIMUM_VERSION[this.server.kind], schema };
-    } finally {
-      await session.close();
-    }
+    const schema = await schemaState((q) => this.#read(q), this.server);
+    return { server: this.server, minimum: MINIMUM_VERSION[this.server.kind], schema };
   }
 
   // --- Touches -------------------------------------------------------------------
@@ -618,10 +610,10 @@ export class GraphStore implements Store {
     known: boolean,
   ): Promise<void> {
     const lock = run(Q.WRITE_LOCK);
-    const resolved = known
-      ? [...this.#written].map(([k, node_id]) => ({ k, node_id }))
-      : (await Promise.all([lock, run(Q.RESOLVE_KEYS, { keys: [...new Set(members)] })]))[1];
-    const nodeOf = new Map(resolved.map((r) => [r.k as string, r.node_id as string]));
+    const nodeOf = known ? this.#written : new Map(
+      (await Promise.all([lock, run(Q.RESOLVE_KEYS, { keys: [...new Set(members)] })]))[1]
+        .map((r) => [r.k as string, r.node_id as string]),
+    );
     const seen = new Set<string>();
     const rows: Props[] = [];
     for (const address of members) {
@@ -639,9 +631,7 @@ export class GraphStore implements Store {
       run(Q.PUT_LISTING[1], { key: listing.key, members: rows }),
       run(Q.PUT_LISTING[2], { key: listing.key }),
     ]);
-    if (Number(drawn[0]?.n ?? 0) !== rows.length) {
-      if (known) throw new MembersMoved();
-    }
+    if (known && Number(drawn[0]?.n ?? 0) !== rows.length) throw new MembersMoved();
   }
 
   async getListing(key: string): Promise<Listing | null> {
