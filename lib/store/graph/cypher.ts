@@ -140,12 +140,6 @@ WITH t
 ${JOIN_TOUCH}
 RETURN t.id AS id`;
 
-/** Draws the joins of settled Touches. */
-export const LINK_TOUCHES = `
-UNWIND $ids AS id
-MATCH (t:Touch {id: id})
-${JOIN_TOUCH}`;
-
 /** One user's Touches, oldest first. */
 export const LIST_TOUCHES = `
 MATCH (t:Touch)
@@ -237,22 +231,24 @@ RETURN t, won`;
 
 const HELD = `MATCH (t:Touch {id: $id}) WHERE t.lease_owner = $owner AND t.status = 'pending'`;
 
-/** Settlements; only the lease holder's takes effect. */
+/**
+ * Settlements, each one statement; only the lease holder's takes effect. A
+ * resolved Touch is joined to what it names in the same statement.
+ */
 export const SETTLE = {
   resolved: `${HELD}
 SET t.status = 'resolved', t.target = $target, t.settled_at = $now
 REMOVE t.reason, t.detail, t.lease_owner, t.lease_until
-RETURN t.id AS id`,
+WITH t
+${JOIN_TOUCH}`,
   unresolved: `${HELD}
 SET t.status = 'unresolved', t.reason = $reason, t.detail = $detail, t.settled_at = $now
-REMOVE t.lease_owner, t.lease_until
-RETURN t.id AS id`,
+REMOVE t.lease_owner, t.lease_until`,
   // With $failure, one more consecutive failure on GitHub's side, and its message.
   pending: `${HELD}
 SET t.failures = coalesce(t.failures, 0) + CASE WHEN $failure IS NULL THEN 0 ELSE 1 END,
     t.detail = coalesce($failure, t.detail)
-REMOVE t.lease_owner, t.lease_until
-RETURN t.id AS id`,
+REMOVE t.lease_owner, t.lease_until`,
 } as const;
 
 // --- Resources -------------------------------------------------------------------

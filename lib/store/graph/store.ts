@@ -186,6 +186,8 @@ export class GraphStore implements Store {
    * are all still there).
    */
   readonly #written = new Map<string, string>();
+  /** Whether the last lease found fewer Touches than it asked for. */
+  #leasedShort = false;
 
   constructor(driver: Driver, target: GraphTarget, server: ServerIdentity, options: GraphOptions) {
     this.#driver = driver;
@@ -283,6 +285,26 @@ export class GraphStore implements Store {
     })());
   }
 
+  /**
+   * One write statement as an auto-commit transaction (one round trip, where
+   * an explicit transaction needs two), run again from the start on a
+   * conflict as every transaction is: a statement on its own commits whole
+   * or not at all.
+   */
+  #write(query: string, params: Params = {}): Promise<Props[]> {
+    return this.#guard(retrying(async () => {
+      const session = this.#session("write");
+      try {
+        this.#counts.statements++;
+        const rows = rowsOf(await session.run(query, bolt(params) as Params));
+        this.#counts.transactions++;
+        return rows;
+      } finally {
+        await session.close();
+      }
+    }));
+  }
+
   #runner(tx: Transaction): Runner {
     return async (query, params = {}) => {
       this.#counts.statements++;
@@ -318,7 +340,7 @@ export class GraphStore implements Store {
     for (const t of touches) requireUser(t.user_id);
     if (touches.length === 0) return 0;
     const rows = touches.map((t) => touchProps(t, this.#nextSeq()));
-    return await this.#tx("write", async (run) => (await run(Q.RECORD_TOUCHES, { rows })).length);
+    return (await this.#write(Q.RECORD_TOUCHES, { rows })).length;
   }
 
   /** Touches from their nodes, leaving out (and reporting) those that cannot be read. */
@@ -358,14 +380,18 @@ export class GraphStore implements Store {
         retry: retrySettledBefore ?? "",
       };
     };
-    // Most leases that find nothing are a Sweep's last: a read answers them.
-    if ((await this.#read(Q.LEASE_PROBE, params())).length === 0) return [];
+    // After a lease that found fewer than asked, the next (a Sweep's last) most
+    // likely finds nothing: a read answers that, the lease itself is a write.
+    if (this.#leasedShort && (await this.#read(Q.LEASE_PROBE, params())).length === 0) {
+      return [];
+    }
     for (let attempt = 0; attempt < LEASE_ATTEMPTS && won.length < limit; attempt++) {
-      const rows = await this.#tx("write", (run) => run(Q.LEASE_PENDING, params()));
+      const rows = await this.#write(Q.LEASE_PENDING, params());
       for (const r of rows) if (r.won) won.push(nodeProps(r.t));
       // Only Touches another sweep took first can make a retry find more.
       if (rows.every((r) => r.won)) break;
     }
+    this.#leasedShort = won.length < limit;
     won.sort((a, b) =>
       String(a.recorded_at).localeCompare(String(b.recorded_at)) ||
       Number(a.seq) - Number(b.seq)
@@ -374,17 +400,14 @@ export class GraphStore implements Store {
   }
 
   async settleTouch(id: string, owner: string, settlement: Settlement): Promise<void> {
-    await this.#tx("write", async (run) => {
-      const held = await run(Q.SETTLE[settlement.status], {
-        id,
-        owner,
-        now: new Date().toISOString(),
-        target: settlement.status === "resolved" ? settlement.target : null,
-        reason: settlement.status === "unresolved" ? settlement.reason : null,
-        detail: settlement.status === "unresolved" ? settlement.detail ?? null : null,
-        failure: settlement.status === "pending" ? settlement.failure ?? null : null,
-      });
-      if (held.length && settlement.status === "resolved") await run(Q.LINK_TOUCHES, { ids: [id] });
+    await this.#write(Q.SETTLE[settlement.status], {
+      id,
+      owner,
+      now: new Date().toISOString(),
+      target: settlement.status === "resolved" ? settlement.target : null,
+      reason: settlement.status === "unresolved" ? settlement.reason : null,
+      detail: settlement.status === "unresolved" ? settlement.detail ?? null : null,
+      failure: settlement.status === "pending" ? settlement.failure ?? null : null,
     });
   }
 
@@ -563,7 +586,7 @@ export class GraphStore implements Store {
 
   async touchFetchedAt(addresses: string[], fetchedAt: string): Promise<void> {
     if (addresses.length === 0) return;
-    await this.#tx("write", (run) => run(Q.TOUCH_FETCHED_AT, { keys: addresses, at: fetchedAt }));
+    await this.#write(Q.TOUCH_FETCHED_AT, { keys: addresses, at: fetchedAt });
     await this.#mirrored((local) => local.touchFetchedAt(addresses, fetchedAt));
   }
 
