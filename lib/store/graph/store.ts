@@ -7,7 +7,13 @@
  * A batch of Resources is written in one transaction of a fixed number of
  * `UNWIND` statements, sent pipelined: the Bolt round trips do not grow with
  * the number of Resources in a batch or of comments on them, and each
- * Resource lands whole with its comments and edges or not at all.
+ * Resource lands whole with its comments and edges or not at all. A write of
+ * one statement is an auto-commit transaction (one round trip). Every
+ * transaction is run again from the start on a conflict (`retry.ts`).
+ *
+ * The server may hold nodes other writers of the family stored: they are
+ * read through `decode.ts` (what cannot be read is absent, and reported
+ * through `onSkip`), and written beside with `SET +=` (see `model.ts`).
  *
  * @example
  * ```ts
