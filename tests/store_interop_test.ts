@@ -250,9 +250,13 @@ for (const server of SERVERS) {
           }))[0]?.p as Record<string, unknown>;
         const upstream42 = await props(`${LUMEN}#42`);
         const upstream610 = await props(`${LUMEN}#610`);
-        // GitHub changed both since upstream fetched them: rgraph's Sweep fetches them again.
+        // GitHub changed #42 since upstream fetched it: rgraph's Sweep fetches it again. Upstream
+        // released #610's address (as it does on a move): rgraph finds none and fetches it too.
         emu.editIssue("lumendb", "lumen", 42, { title: "Vector index leaks memory (confirmed)" });
         emu.editIssue("lumendb", "lumen", 610, { body: "Planner v2, rebased." });
+        await write(server.url, "MATCH (n:Resource {node_id: $id}) SET n.address = null", {
+          id: upstream610.node_id,
+        });
         for (const c of ["gh issue view 42 -R lumendb/lumen", "gh pr view 610 -R lumendb/lumen"]) {
           await ok(dave.rgraph(["hook", "claude-code"], { stdin: bashPayload(c) }), "hook");
         }
@@ -264,6 +268,7 @@ for (const server of SERVERS) {
         assert.equal(now42.title, "Vector index leaks memory (confirmed)");
         assert.equal(now42.kind, "issue");
         const now610 = await props(`${LUMEN}#610`);
+        assert.equal(now610.node_id, upstream610.node_id, "the same node has its address again");
         // What only upstream writes is still there, as upstream wrote it.
         for (
           const [was, now, keys] of [
