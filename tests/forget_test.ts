@@ -22,6 +22,7 @@ const SECRET_A = "alice-secret-session-7f3a9c";
 const SESSION_B = "alice-session-b";
 
 interface TouchJson {
+  id: string;
   address: string;
   session_id: string | null;
   status: string;
@@ -161,6 +162,16 @@ Deno.test("forget --session: the session's Touches, notes and log lines go, and 
     await Deno.writeTextFile(log, lines.join("\n") + "\n", { append: true });
     const before = await touchesOf(alice);
     assert.equal(before.filter((t) => t.session_id === SECRET_A).length, 3);
+    // With a graph store, store.log names the nodes it could not read: Touches by id.
+    const storeLog = `${alice.dir}/data/rgraph/store.log`;
+    const forgotten = before.find((t) => t.session_id === SECRET_A)!.id;
+    const kept = before.find((t) => t.session_id === SESSION_B)!.id;
+    const storeLines = [
+      `2026-03-01T10:00:05.000Z skipped Touch ${forgotten}: no kind`,
+      `2026-03-01T10:00:06.000Z skipped Resource ${key(3)} (node I_x): no title`,
+      `2026-03-01T10:00:07.000Z skipped Touch ${kept}: no kind`,
+    ];
+    await Deno.writeTextFile(storeLog, storeLines.join("\n") + "\n");
     assert.equal(noteCount(alice), 1);
     assert.ok(total(await occurrences(alice.dbPath, SECRET_A)) > 0, "the id was in the file");
     const reader = openEmbeddedStore(alice.dbPath);
@@ -172,13 +183,13 @@ Deno.test("forget --session: the session's Touches, notes and log lines go, and 
       local: 3,
       shared: null,
       memory_reads: 1,
-      log_lines: 3,
+      log_lines: 5,
     });
     assert.equal(preview.dry_run, true);
     assert.deepEqual(await touchesOf(alice), before, "a dry run deletes nothing");
     assert.equal(noteCount(alice), 1);
     const text = await ok(alice.rgraph(["forget", "--session", SECRET_A, "--dry-run"]), "dry");
-    assert.match(text.stdout, /^would forget 3 Touches, 1 memory-read note and 3 log lines:\n\n/);
+    assert.match(text.stdout, /^would forget 3 Touches, 1 memory-read note and 5 log lines:\n\n/);
     assert.match(text.stdout, new RegExp(`PROMPTED\\s+resolved\\s+${key(7)}`));
 
     const done = await forgetJson(alice, ["--session", SECRET_A]);
@@ -196,6 +207,7 @@ Deno.test("forget --session: the session's Touches, notes and log lines go, and 
     assert.equal(noteCount(alice), 0);
     // The lines naming #3, #610 (by URL) and the session go; #31 and the rest stay.
     assert.deepEqual((await Deno.readTextFile(log)).trimEnd().split("\n"), [lines[2], lines[3]]);
+    assert.deepEqual((await Deno.readTextFile(storeLog)).trimEnd().split("\n"), [storeLines[2]]);
     // A long-lived reader (as serve-mcp is) kept the write-ahead log and shared memory open.
     const files = await occurrences(alice.dbPath, SECRET_A);
     assert.deepEqual(Object.keys(files), ["rgraph.db", "rgraph.db-wal", "rgraph.db-shm"]);

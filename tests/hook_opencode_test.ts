@@ -10,6 +10,19 @@ import { rgraphCommand, sandbox } from "./helpers.ts";
 import { startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
 
+/**
+ * Puts `env` into this process's environment (the plugin runs in process and starts rgraph
+ * with it) and returns what puts back the values it replaced: other tests of this process
+ * still need HOME and the rest.
+ */
+function adoptEnv(env: Record<string, string>): () => void {
+  const before = Object.keys(env).map((k) => [k, Deno.env.get(k)] as const);
+  for (const [k, v] of Object.entries(env)) Deno.env.set(k, v);
+  return () => {
+    for (const [k, v] of before) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+  };
+}
+
 const PLUGIN = new URL("../lib/setup/opencode_plugin.js", import.meta.url);
 const MARKER = /^const RGRAPH_COMMAND = \["rgraph"\];.*$/m;
 
@@ -46,10 +59,10 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     const sb = await sandbox();
+    // The hook's environment (config file) is inherited from the harness process.
+    const restore = adoptEnv(sb.env);
     try {
       const { command, args } = rgraphCommand();
-      // The hook's environment (config file) is inherited from the harness process.
-      for (const [k, v] of Object.entries(sb.env)) Deno.env.set(k, v);
       const hooks = await pluginWith(sb.dir, [command, ...args]);
       await hooks["tool.execute.before"](
         { tool: "bash", sessionID: "ses_plugin", callID: "call_1" },
@@ -109,7 +122,7 @@ Deno.test({
         ],
       );
     } finally {
-      for (const k of Object.keys(sb.env)) Deno.env.delete(k);
+      restore();
       await sb.cleanup();
     }
   },
@@ -158,9 +171,9 @@ Deno.test({
       extra: `[github]\ntoken = "${gh.token}"\napi_url = "${gh.apiUrl}"\n` +
         `graphql_url = "${gh.graphqlUrl}"\n`,
     });
+    const restore = adoptEnv(sb.env);
     try {
       const { command, args } = rgraphCommand();
-      for (const [k, v] of Object.entries(sb.env)) Deno.env.set(k, v);
       const hooks = await pluginWith(sb.dir, [command, ...args]);
       const { owner, name } = FACTS.pythonClient;
       await hooks["tool.execute.before"](
@@ -181,7 +194,7 @@ Deno.test({
       assert.equal(ts[0].status, "resolved");
       assert.equal(ts[0].target, `github:${owner}/${name}#3`);
     } finally {
-      for (const k of Object.keys(sb.env)) Deno.env.delete(k);
+      restore();
       await waitFor(
         async () => (await sb.rgraph(["status", "--json"])).stdout,
         (out) => out.includes('"running": null'),

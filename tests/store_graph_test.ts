@@ -17,57 +17,35 @@
  */
 
 import assert from "node:assert/strict";
-import neo4j from "neo4j-driver";
 import {
   assertUpgradedReferences,
   issue,
   OLD_REFERENCES,
   repository,
   storeContract,
+  touch,
 } from "./store_contract.ts";
 import { listingAddress } from "../lib/address/key.ts";
-import { connectGraph, type GraphStore } from "../lib/store/graph/mod.ts";
-import { type Emulator, startEmulator } from "./emulator/mod.ts";
+import { connectGraph } from "../lib/store/graph/mod.ts";
+import { startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
-import { type RunResult, type Sandbox, sandbox } from "./helpers.ts";
+import type { Sandbox } from "./helpers.ts";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
+import {
+  bashPayload,
+  deadUrl,
+  freshGraphStore,
+  holdServer,
+  ok,
+  requireServerInCi,
+  SERVERS,
+  teammate,
+  touchesOf,
+  wipe,
+  write,
+} from "./graph_helpers.ts";
 
-const NEO4J_URL = Deno.env.get("RGRAPH_TEST_NEO4J_URL") ?? "";
-const MEMGRAPH_URL = Deno.env.get("RGRAPH_TEST_MEMGRAPH_URL") ?? "";
-const IN_CI = Deno.env.get("CI") === "true";
-
-if (!NEO4J_URL && IN_CI) {
-  Deno.test("graph store: a real Neo4j server is configured in CI", () => {
-    assert.fail(
-      "RGRAPH_TEST_NEO4J_URL is not set: start the server with tests/neo4j/start.sh before the tests",
-    );
-  });
-}
-
-/** Deletes everything on a throwaway test server. */
-async function wipe(url: string): Promise<void> {
-  const driver = neo4j.driver(url, undefined, { disableLosslessIntegers: true });
-  try {
-    await driver.executeQuery("MATCH (n) DETACH DELETE n");
-  } finally {
-    await driver.close();
-  }
-}
-
-/** A fresh, empty graph store on `url`. */
-async function freshGraphStore(
-  url: string,
-  leaseUser: string | null = null,
-): Promise<GraphStore> {
-  await wipe(url);
-  return await connectGraph({ url, user: null, password: null, database: null }, { leaseUser });
-}
-
-/** The servers to run against, with whether each is available. */
-const SERVERS = [
-  { name: "neo4j", url: NEO4J_URL },
-  { name: "memgraph", url: MEMGRAPH_URL },
-];
+requireServerInCi();
 
 for (const server of SERVERS) {
   if (!server.url) {
@@ -78,73 +56,42 @@ for (const server of SERVERS) {
     });
     continue;
   }
-  storeContract(`graph (${server.name})`, () => freshGraphStore(server.url));
+  // Each contract test holds the server from opening the store to closing it.
+  let release: (() => void) | null = null;
+  storeContract(
+    `graph (${server.name})`,
+    async () => {
+      release = await holdServer(server.url);
+      try {
+        return await freshGraphStore(server.url);
+      } catch (e) {
+        release();
+        throw e;
+      }
+    },
+    () => {
+      release?.();
+      release = null;
+      return Promise.resolve();
+    },
+  );
 }
 
 // --- Graph-only behaviour, end to end: real rgraph processes, the GitHub emulator, a real server ---
 
-/** A dead Bolt address: a port that was free a moment ago. */
-function deadUrl(): string {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return `bolt://127.0.0.1:${port}`;
-}
-
-/** A teammate: a sandbox whose config names the graph store (or none) and the emulator. */
-async function teammate(
-  userId: string | null,
-  url: string | null,
-  emu: Emulator,
-): Promise<Sandbox & { setUrl(url: string | null): Promise<void> }> {
-  const sb = await sandbox({ userId });
-  const write = (u: string | null) =>
-    sb.writeConfig(
-      [
-        userId === null ? "" : `[identity]\nuser_id = ${JSON.stringify(userId)}\n`,
-        `[store]\npath = ${JSON.stringify(sb.dbPath)}\n`,
-        u === null ? "" : `url = ${JSON.stringify(u)}\n`,
-        `[github]\ntoken = ${JSON.stringify(emu.token)}\napi_url = ${JSON.stringify(emu.apiUrl)}\n`,
-        `graphql_url = ${JSON.stringify(emu.graphqlUrl)}\n`,
-      ].join(""),
-    );
-  await write(url);
-  return Object.assign(sb, { setUrl: write });
-}
-
-let toolUse = 0;
-
-/** A Claude Code PreToolUse payload running `command` in Bash. */
-function bashPayload(command: string, over: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    session_id: "sess-team",
-    cwd: "/tmp",
-    hook_event_name: "PreToolUse",
-    tool_name: "Bash",
-    tool_input: { command },
-    tool_use_id: `toolu_graph_${++toolUse}`,
-    ...over,
+/** `Deno.test`, holding `server` for the test's whole run (other test files use it too). */
+function held(server: { url: string }, def: Deno.TestDefinition): void {
+  Deno.test({
+    ...def,
+    async fn(t) {
+      const release = await holdServer(server.url);
+      try {
+        await def.fn(t);
+      } finally {
+        release();
+      }
+    },
   });
-}
-
-async function ok(run: Promise<RunResult>, what: string): Promise<RunResult> {
-  const r = await run;
-  assert.equal(r.code, 0, `${what} failed: ${r.stderr}`);
-  return r;
-}
-
-async function touchesOf(sb: Sandbox): Promise<Record<string, unknown>[]> {
-  return JSON.parse((await ok(sb.rgraph(["touches", "--json"]), "rgraph touches")).stdout);
-}
-
-/** Writes on the test server as another component of the family would. */
-async function write(url: string, query: string): Promise<void> {
-  const driver = neo4j.driver(url);
-  try {
-    await driver.executeQuery(query);
-  } finally {
-    await driver.close();
-  }
 }
 
 const { big, detailedPull } = FACTS;
@@ -180,7 +127,7 @@ for (const server of SERVERS) {
   const name = (title: string) => `graph store on ${server.name}: ${title}`;
   const ignore = !server.url;
 
-  Deno.test({
+  held(server, {
     name: name("a Sweep writes the family's graph model, and a teammate is served from it"),
     ignore,
     async fn() {
@@ -342,7 +289,7 @@ for (const server of SERVERS) {
     },
   });
 
-  Deno.test({
+  held(server, {
     name: name("with the server down the hook still records, commands say so, and nothing is lost"),
     ignore,
     async fn() {
@@ -388,7 +335,7 @@ for (const server of SERVERS) {
     },
   });
 
-  Deno.test({
+  held(server, {
     name: name("rgraph migrate copies the embedded store once; a second run changes nothing"),
     ignore,
     async fn() {
@@ -456,7 +403,7 @@ for (const server of SERVERS) {
     },
   });
 
-  Deno.test({
+  held(server, {
     name: name("a Sweep run by one user leases only that user's pending Touches"),
     ignore,
     async fn() {
@@ -499,7 +446,7 @@ for (const server of SERVERS) {
     },
   });
 
-  Deno.test({
+  held(server, {
     name: name(
       "a Sweep of only a Listing stores its repository: every member hangs under it, the Listing lists from it",
     ),
@@ -552,7 +499,44 @@ for (const server of SERVERS) {
 }
 
 for (const server of SERVERS) {
-  Deno.test({
+  held(server, {
+    name:
+      `graph store on ${server.name}: processes starting at once set the schema up once, and one user's outbox drained twice at once stores each Touch and Session once`,
+    ignore: !server.url,
+    async fn() {
+      const target = { url: server.url, user: null, password: null, database: null };
+      for (let round = 0; round < 3; round++) {
+        // An empty server (no schema record): every process finds the setup to do.
+        await wipe(server.url);
+        const stores = await Promise.all([0, 1, 2].map(() => connectGraph(target)));
+        try {
+          const [record] = await stores[0].cypher(
+            `MATCH (s:RgraphLock {name: 'schema'}) RETURN count(s) AS n, size(s.tags) AS tags`,
+          );
+          assert.deepEqual(record, { n: 1, tags: 1 }, `round ${round}: one setup recorded`);
+          const touches = Array.from(
+            { length: 40 },
+            (_, i) => touch("alice", `github:acme/rocket#${i + 1}`, { session_id: `s-${i % 4}` }),
+          );
+          // Two processes of one user drain the same outbox at the same moment.
+          const added = await Promise.all(stores.slice(0, 2).map((s) => s.importTouches(touches)));
+          assert.equal(added[0] + added[1], touches.length, `round ${round}: each Touch new once`);
+          const [counts] = await stores[0].cypher(
+            `MATCH (t:Touch) WITH count(t) AS touches
+             MATCH (s:Session) RETURN touches, count(s) AS sessions,
+               count(DISTINCT s.session_id) AS ids`,
+          );
+          assert.deepEqual(counts, { touches: 40, sessions: 4, ids: 4 });
+        } finally {
+          await Promise.all(stores.map((s) => s.close()));
+        }
+      }
+    },
+  });
+}
+
+for (const server of SERVERS) {
+  held(server, {
     name:
       `graph store on ${server.name}: concurrent writers still draw the edges between their nodes`,
     ignore: !server.url,
@@ -612,7 +596,7 @@ for (const server of SERVERS) {
 }
 
 for (const server of SERVERS) {
-  Deno.test({
+  held(server, {
     name:
       `graph store on ${server.name}: a graph written before references were turned round reads REFERENCES from mentioner to mentioned`,
     ignore: !server.url,
@@ -631,7 +615,7 @@ for (const server of SERVERS) {
             `MATCH (n:Resource) SET n.references = n.referenced_by REMOVE n.referenced_by`,
             `MATCH (s:RgraphLock {name: 'schema'}) DETACH DELETE s`,
           ]
-        ) await before.cypher(q);
+        ) await write(server.url, q);
       } finally {
         await before.close();
       }
@@ -656,7 +640,7 @@ for (const server of SERVERS) {
   const name = (title: string) => `graph store on ${server.name}: ${title}`;
   const ignore = !server.url;
 
-  Deno.test({
+  held(server, {
     name: name(
       "forget takes a user's Touches from the outbox (unsent and sent) and the server, never others' or Resources",
     ),
@@ -796,7 +780,7 @@ for (const server of SERVERS) {
     },
   });
 
-  Deno.test({
+  held(server, {
     name: name("forget with the server down clears the outbox and says to run it again"),
     ignore,
     async fn() {

@@ -18,7 +18,9 @@ import type {
   RepositoryResource,
   Resource,
 } from "../lib/types.ts";
-import type { SweepSummary } from "../lib/sweep/mod.ts";
+import { sweep, type SweepSummary } from "../lib/sweep/mod.ts";
+import { touch } from "./store_contract.ts";
+import { openSource } from "../lib/github/mod.ts";
 
 const BIG = `${FACTS.big.owner}/${FACTS.big.name}`;
 const PY = `${FACTS.pythonClient.owner}/${FACTS.pythonClient.name}`;
@@ -1011,5 +1013,51 @@ Deno.test("a Listing asked for in full (--paginate) is fetched in full and then 
     assert.equal(answer.outcome, "hit");
   } finally {
     await w.close();
+  }
+});
+
+Deno.test("a Listing's page writes never hold its next pages back: a slow store overlaps every fetch", async () => {
+  const gh = await startEmulator({ latencyMs: 20 });
+  const dir = await Deno.makeTempDir();
+  const store = openEmbeddedStore(`${dir}/rgraph.db`);
+  try {
+    const key = listingAddress(FACTS.big.owner, FACTS.big.name, "issues", {}, null).key;
+    await store.recordTouches([touch("alice", key, { limit: 1000, session_id: null })]);
+    // The first write takes far longer than a request (a remote, busy graph server, say).
+    const answered: number[] = [];
+    const slow = new Proxy(store, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof value !== "function") return value;
+        if (prop !== "putResources") return value.bind(target);
+        return async (...args: unknown[]) => {
+          if (answered.length === 0) await new Promise((r) => setTimeout(r, 600));
+          await value.apply(target, args);
+          answered.push(gh.requests().total);
+        };
+      },
+    });
+    gh.resetCounts();
+    const github = { token: gh.token, api_url: gh.apiUrl, graphql_url: gh.graphqlUrl };
+    const summary = await sweep(slow, () => openSource(github));
+    assert.equal(summary.resolved, 1);
+    assert.equal(
+      summary.resources_written,
+      FACTS.big.openIssues + 1,
+      "the issues and the repository",
+    );
+    // GitHub had answered the rest of the Listing by the time its first page was stored;
+    // a Sweep that waited for each write would have asked for only one page more.
+    const pages = Math.ceil(FACTS.big.openIssues / 100);
+    assert.ok(answered[0] >= pages, `${answered[0]} requests answered during the first write`);
+    assert.equal(
+      (await store.getListing(key))?.member_count,
+      FACTS.big.openIssues,
+      "the Listing waits for its members",
+    );
+  } finally {
+    await store.close();
+    await gh.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

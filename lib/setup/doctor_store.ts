@@ -6,8 +6,14 @@
 
 import { DatabaseSync } from "node:sqlite";
 import type { Config } from "../config.ts";
-import { SCHEMA_VERSION, StoreFaultError } from "../store/mod.ts";
-import { type Check, fail, firstLine, ok } from "./check.ts";
+import {
+  type GraphServerReport,
+  SCHEMA_VERSION,
+  type Store,
+  StoreFaultError,
+  UnsupportedStoreError,
+} from "../store/mod.ts";
+import { type Check, fail, firstLine, ok, warn } from "./check.ts";
 
 function megabytes(bytes: number | null): string {
   return bytes === null ? "size unknown" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -44,12 +50,16 @@ export async function storeChecks(config: Config): Promise<Check[]> {
         ),
       );
       if (store.kind === "sqlite") out.push(ok("store schema", `v${SCHEMA_VERSION} (current)`));
+      else out.push(...graphChecks(await serverReport(store)));
     } finally {
       await store.close();
     }
   } catch (e) {
     const where = config.store.url ?? config.store.path;
     if (e instanceof StoreFaultError) return [...out, fail("store", e.problem, e.fix)];
+    if (e instanceof UnsupportedStoreError) {
+      return [...out, fail("store", e.message, e.fix), await writableCheck(config.store.path)];
+    }
     out.push(
       fail(
         "store",
@@ -62,6 +72,51 @@ export async function storeChecks(config: Config): Promise<Check[]> {
     if (config.store.url === null) return out;
   }
   out.push(await writableCheck(config.store.path));
+  return out;
+}
+
+/** The graph server's report; only a graph store has one. */
+function serverReport(store: Store): Promise<GraphServerReport> {
+  return (store as Store & { serverReport(): Promise<GraphServerReport> }).serverReport();
+}
+
+/** Which server the graph store is, against the oldest rgraph runs on, and its schema record. */
+function graphChecks(report: GraphServerReport): Check[] {
+  const { server, minimum, schema } = report;
+  const name = server.kind === "neo4j" ? "Neo4j" : "Memgraph";
+  const needs = `rgraph runs on ${name} ${minimum} or later`;
+  const edition = server.edition ? ` (${server.edition})` : "";
+  const out: Check[] = [
+    server.version === null
+      ? warn(
+        "store server",
+        `${name}, version unknown (${server.unknown}); ${needs}`,
+        `make sure the server is ${name} ${minimum} or later${
+          server.kind === "memgraph" ? ", or grant this user Memgraph's STATS privilege" : ""
+        }`,
+      )
+      : ok("store server", `${name} ${server.version}${edition}; ${needs}`),
+  ];
+  const applied = schema.applied_at
+    ? `applied ${schema.applied_at}${schema.server ? ` on ${schema.server}` : ""}`
+    : "not recorded";
+  if (!schema.current) {
+    out.push(
+      warn(
+        "store schema",
+        `this rgraph's schema (${schema.tag}) is not recorded on the server (last ${applied})`,
+        "run any rgraph command against the store to set it up",
+      ),
+    );
+  } else if (schema.degraded.length) {
+    out.push(
+      warn(
+        "store schema",
+        `${schema.tag} ${applied}; ${schema.degraded.join("; ")}`,
+        "remove the duplicate nodes (or the other index on that key) and delete the (:RgraphLock {name: 'schema'}) node, so the next command sets the schema up again",
+      ),
+    );
+  } else out.push(ok("store schema", `${schema.tag} ${applied}, every rule in force`));
   return out;
 }
 

@@ -40,10 +40,11 @@ export interface ForgetReport {
 }
 
 /**
- * rgraph's logs in the data directory: the hook's, and a Sweep's where one
- * is kept. They carry no user id: the data directory is one user's.
+ * rgraph's logs in the data directory: the hook's, a Sweep's where one is
+ * kept, and the shared store's nodes it could not read (a Touch there is
+ * named by its id). They carry no user id: the data directory is one user's.
  */
-const LOGS = ["hook.log", "sweep.log"];
+const LOGS = ["hook.log", "sweep.log", "store.log"];
 
 /** Forgets what `query` selects of the configured user's; refuses without an identity. */
 export async function forget(
@@ -79,6 +80,7 @@ export async function forget(
   if (query.all === true) {
     for (const t of found.touches) if (t.session_id !== null) sessions.add(t.session_id);
   }
+  const ids = found.touches.map((t) => t.id);
   const names = (line: string) => {
     const at = /^(\S+) /.exec(line)?.[1];
     if (
@@ -86,7 +88,7 @@ export async function forget(
     ) {
       return false;
     }
-    return [...sessions].some((s) => line.includes(s)) ||
+    return [...sessions].some((s) => line.includes(s)) || ids.some((id) => line.includes(id)) ||
       namedAddresses(line, config.identity.github_login).some((k) => addresses.has(k));
   };
   let logLines = 0;

@@ -57,6 +57,19 @@ export class StoreUnavailableError extends UserError {
   }
 }
 
+/**
+ * Thrown when a shared store answers but rgraph will not use it: a server
+ * older than rgraph supports, or a schema it cannot set up. A
+ * {@link UserError} (one line, exit 1) carrying what to do about it.
+ */
+export class UnsupportedStoreError extends UserError {
+  constructor(what: string, readonly fix: string, cause?: unknown) {
+    super(`the shared store cannot be used (${what})`);
+    this.name = "UnsupportedStoreError";
+    this.cause = cause;
+  }
+}
+
 /** How a Sweep settles a leased Touch. */
 export type Settlement =
   | { status: "resolved"; target: string }

@@ -37,6 +37,7 @@ export {
   type Store,
   StoreUnavailableError,
   type TouchQuery,
+  UnsupportedStoreError,
   type UserStats,
 } from "./contract.ts";
 export {
@@ -50,7 +51,7 @@ export {
 } from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
 export { printableUrl } from "./bolt_url.ts";
-export type { GraphTarget, MigrateCounts } from "./graph/mod.ts";
+export type { GraphTarget, MigrateCounts, ServerReport as GraphServerReport } from "./graph/mod.ts";
 
 /**
  * The store the config names: the graph store at `store.url`, else SQLite at

@@ -129,21 +129,34 @@ async function fetchListing(
   const fetchedAt = new Date().toISOString();
   const ranked: [number, string][] = [];
   let total = 0;
+  // Pages are written in order while the next ones are fetched: a write slower
+  // than a fetch (a remote or busy graph server) never holds the next request
+  // back. Only the Listing waits for them; a failed write stops the fetching.
+  let written: Promise<void> = Promise.resolve();
+  let writeFailed = false;
   try {
     const along = run.repositoryAlong(a.owner, a.repo);
     for await (const page of source.listingPages(a, limit, along)) {
-      await run.store.putResources(page.items.map((resource) => ({ resource })));
-      run.summary.resources_written += page.items.length;
+      const writes = page.items.map((resource) => ({ resource }));
+      written = written.then(async () => {
+        await run.store.putResources(writes);
+        run.summary.resources_written += writes.length;
+        run.progress();
+      });
+      written.catch(() => (writeFailed = true));
       page.items.forEach((r, i) => ranked.push([page.positions[i], r.address]));
       total = page.totalCount;
-      run.progress();
+      if (writeFailed) break;
     }
   } catch (e) {
+    // What was fetched is stored (or its write failed) before the group is settled.
+    await written.catch(() => {});
     if (e instanceof UnavailableError) {
       return await run.settle(g.touches, { status: "unresolved", reason: e.reason });
     }
     throw e;
   }
+  await written;
   // Pages may come out of GitHub's order (members with long threads are held back).
   const members = ranked.sort((x, y) => x[0] - y[0]).map(([, address]) => address);
   await putListing(run, a, limit, total, members, fetchedAt);

@@ -47,34 +47,63 @@ const DRAW = (cond: string, kind: string, dir: string, n: string, other: string,
 // --- Schema ----------------------------------------------------------------------
 
 /**
- * Data written by earlier versions brought to the current model; each
- * statement touches only what is still in the old shape, so running it again
- * changes nothing. Earlier versions drew REFERENCES from the mentioned item
- * to the one mentioning it, kept its mentioners under `references`, and
- * recorded neither who declared an edge nor a waiting reference's direction.
+ * Data written by earlier versions brought to the current model, each run
+ * once per server (the schema record counts how many ran). Earlier versions
+ * drew REFERENCES from the mentioned item to the one mentioning it, kept its
+ * mentioners under `references`, and recorded neither who declared an edge
+ * nor a waiting reference's direction. Another writer of the family draws
+ * REFERENCES and CLOSES without `declared_by` too, so an edge is taken for
+ * an earlier rgraph's only between Resources rgraph wrote (`null_keys` is
+ * its mark) whose own fields declare it.
  */
 export const UPGRADES = [
   `MATCH (a:Resource)-[e:REFERENCES]->(b:Resource)
-   WHERE e.declared_by IS NULL
+   WHERE e.declared_by IS NULL AND a.null_keys IS NOT NULL AND b.null_keys IS NOT NULL
+     AND b.url IN coalesce(a.references, [])
    MERGE (b)-[:REFERENCES {declared_by: a.node_id}]->(a)
    DELETE e`,
-  `MATCH (a:Resource)-[e:CLOSES]->(:Resource)
-   WHERE e.declared_by IS NULL
+  `MATCH (a:Resource)-[e:CLOSES]->(b:Resource)
+   WHERE e.declared_by IS NULL AND a.null_keys IS NOT NULL AND b.url IN coalesce(a.closes, [])
    SET e.declared_by = a.node_id`,
   `MATCH (:Resource)-[w:WAITS_FOR]->(:PendingRef)
    WHERE w.direction IS NULL
    SET w.direction = CASE w.kind WHEN 'REFERENCES' THEN 'in' ELSE 'out' END`,
   `MATCH (n:Resource)
-   WHERE n.references IS NOT NULL
+   WHERE n.references IS NOT NULL AND n.null_keys IS NOT NULL
    SET n.referenced_by = n.references
    REMOVE n.references`,
 ] as const;
 
-/** Whether the schema with this fingerprint was applied (recorded on rgraph's lock node). */
-export const SCHEMA_APPLIED =
-  `MATCH (s:RgraphLock {name: 'schema'}) WHERE s.tag = $tag RETURN s.tag AS tag`;
+/** The schema record: which setups were applied, and how it went. */
+export const SCHEMA_STATE = `MATCH (s:RgraphLock {name: 'schema'}) RETURN s`;
 
-export const RECORD_SCHEMA = `MERGE (s:RgraphLock {name: 'schema'}) SET s.tag = $tag`;
+/**
+ * Claims the schema setup for `$me` until `$until` unless it is applied
+ * already (`done`) or another process holds a live claim (`busy`). The
+ * claim is a lease, not a held transaction: DDL must run on its own, and
+ * Memgraph's DDL waits for every open transaction, its caller's included.
+ */
+export const SCHEMA_CLAIM = `
+MERGE (s:RgraphLock {name: 'schema'})
+WITH s, $tag IN coalesce(s.tags, []) AS done,
+     s.claim_until IS NOT NULL AND s.claim_until > $now AND s.claim_by <> $me AS busy
+${
+  WHEN(
+    "NOT done AND NOT busy",
+    "SET s.claim_by = $me, s.claim_until = $until",
+  )
+}
+RETURN done, busy, coalesce(s.model, 0) AS model, coalesce(s.tags, []) AS tags`;
+
+/** Records an applied setup and gives the claim up. */
+export const SCHEMA_RECORD = `
+MATCH (s:RgraphLock {name: 'schema'})
+SET s.tag = $tag, s.tags = $tags, s.model = $model, s.server = $server,
+    s.applied_at = $at, s.degraded = $degraded
+REMOVE s.claim_by, s.claim_until`;
+
+/** The write lock's node, made once at setup so writers only ever find it. */
+export const MAKE_WRITE_LOCK = `MERGE (:RgraphLock {name: 'writes'})`;
 
 // --- Touches ---------------------------------------------------------------------
 
@@ -110,12 +139,6 @@ FOREACH (sid IN CASE WHEN t.session_id IS NULL THEN [] ELSE [t.session_id] END |
 WITH t
 ${JOIN_TOUCH}
 RETURN t.id AS id`;
-
-/** Draws the joins of settled Touches. */
-export const LINK_TOUCHES = `
-UNWIND $ids AS id
-MATCH (t:Touch {id: id})
-${JOIN_TOUCH}`;
 
 /** One user's Touches, oldest first. */
 export const LIST_TOUCHES = `
@@ -164,22 +187,35 @@ DELETE s`;
 
 /**
  * Pending Touches, and rate-limited ones settled before `$retry` (none when
- * it is ''), whose lease is free.
+ * it is ''), whose lease is free, of `$user` (everyone's when null). Only
+ * rgraph's Touches: another writer's (the upstream package keeps `touch_id`
+ * and no user) are its own to sweep.
  */
 const LEASABLE = `(t.status = 'pending' OR (t.status = 'unresolved' AND t.reason = 'rate_limited'
     AND t.settled_at < $retry))
-  AND (t.lease_until IS NULL OR t.lease_until <= $now)`;
+  AND (t.lease_until IS NULL OR t.lease_until <= $now)
+  AND ($user IS NULL OR t.user_id = $user)
+  AND t.user_id IS NOT NULL AND t.dedup_key IS NOT NULL AND t.recorded_at IS NOT NULL`;
+
+/**
+ * Whether any Touch is leasable: one read, where the lease itself is a write
+ * transaction (a Sweep's last lease finds nothing).
+ */
+export const LEASE_PROBE = `
+MATCH (t:Touch)
+WHERE ${LEASABLE}
+RETURN t.id AS id LIMIT 1`;
 
 /**
  * Leases the oldest free pending Touches. Setting a throwaway property takes
- * the row's write lock first (Neo4j) or raises a write conflict that the
- * driver retries (Memgraph); the lease condition is then read again under the
+ * the row's write lock first (Neo4j) or raises a write conflict that is
+ * retried (Memgraph); the lease condition is then read again under the
  * lock, so two sweeps never lease the same Touch. Every candidate comes back
  * with `won` saying whether this transaction leased it.
  */
 export const LEASE_PENDING = `
 MATCH (t:Touch)
-WHERE ${LEASABLE} AND ($user IS NULL OR t.user_id = $user)
+WHERE ${LEASABLE}
 WITH t ORDER BY t.recorded_at, t.seq LIMIT $limit
 SET t.lease_lock = true
 REMOVE t.lease_lock
@@ -195,22 +231,24 @@ RETURN t, won`;
 
 const HELD = `MATCH (t:Touch {id: $id}) WHERE t.lease_owner = $owner AND t.status = 'pending'`;
 
-/** Settlements; only the lease holder's takes effect. */
+/**
+ * Settlements, each one statement; only the lease holder's takes effect. A
+ * resolved Touch is joined to what it names in the same statement.
+ */
 export const SETTLE = {
   resolved: `${HELD}
 SET t.status = 'resolved', t.target = $target, t.settled_at = $now
 REMOVE t.reason, t.detail, t.lease_owner, t.lease_until
-RETURN t.id AS id`,
+WITH t
+${JOIN_TOUCH}`,
   unresolved: `${HELD}
 SET t.status = 'unresolved', t.reason = $reason, t.detail = $detail, t.settled_at = $now
-REMOVE t.lease_owner, t.lease_until
-RETURN t.id AS id`,
+REMOVE t.lease_owner, t.lease_until`,
   // With $failure, one more consecutive failure on GitHub's side, and its message.
   pending: `${HELD}
 SET t.failures = coalesce(t.failures, 0) + CASE WHEN $failure IS NULL THEN 0 ELSE 1 END,
     t.detail = coalesce($failure, t.detail)
-REMOVE t.lease_owner, t.lease_until
-RETURN t.id AS id`,
+REMOVE t.lease_owner, t.lease_until`,
 } as const;
 
 // --- Resources -------------------------------------------------------------------
@@ -232,10 +270,13 @@ REMOVE w.busy`;
 
 /**
  * What a batch of Resources finds stored before it writes, in one read (under
- * the write lock), as rows of `what`, `a`, `b`:
- * - `previous`: Resource `a` is stored now under address `b` (a changed one becomes an alias);
+ * the write lock), as rows of `what`, `a`, `b`, `own`:
+ * - `previous`: Resource `a` is stored now under address `b` (a changed one
+ *   becomes an alias; another writer may have released it: null);
  * - `stale`: another Resource `b` holds an address Resource `a` claims (e.g. an
- *   issue re-identified on transfer);
+ *   issue re-identified on transfer); `own` says whether `b` holds only
+ *   properties rgraph writes (`$owned`) and relationships it carries over
+ *   (`$relationships`), so folding it in loses nobody's data;
  * - `alias`: address `a` being written is an Alias now;
  * - `pending`: references wait for key `a` (a claimed key or a stored address).
  * The last two let a batch skip the statements that would find nothing.
@@ -243,34 +284,38 @@ REMOVE w.busy`;
 export const BEFORE_WRITE = `
 UNWIND $ids AS id
 MATCH (n:Resource {node_id: id})
-RETURN 'previous' AS what, id AS a, n.address AS b
+RETURN 'previous' AS what, id AS a, n.address AS b, null AS own
 UNION ALL
 UNWIND $claims AS c
 MATCH (s:Resource {address: c.key})
 WHERE s.node_id <> c.node_id
-RETURN DISTINCT 'stale' AS what, c.node_id AS a, s.node_id AS b
+OPTIONAL MATCH (s)-[r]-()
+WITH c, s, collect(DISTINCT type(r)) AS types
+RETURN DISTINCT 'stale' AS what, c.node_id AS a, s.node_id AS b,
+  all(k IN keys(s) WHERE k IN $owned) AND all(t IN types WHERE t IN $relationships) AS own
 UNION ALL
 UNWIND $addresses AS k
 MATCH (:Alias {key: k})
-RETURN DISTINCT 'alias' AS what, k AS a, null AS b
+RETURN DISTINCT 'alias' AS what, k AS a, null AS b, null AS own
 UNION ALL
 UNWIND $claims AS c
 MATCH (:PendingRef {key: c.key})
-RETURN DISTINCT 'pending' AS what, c.key AS a, null AS b
+RETURN DISTINCT 'pending' AS what, c.key AS a, null AS b, null AS own
 UNION ALL
 UNWIND $ids AS id
 MATCH (n:Resource {node_id: id})
 MATCH (:PendingRef {key: n.address})
-RETURN DISTINCT 'pending' AS what, n.address AS a, null AS b`;
+RETURN DISTINCT 'pending' AS what, n.address AS a, null AS b, null AS own`;
 
 /**
- * Upserts items of one kind on node_id, replacing their properties, and hangs
- * each under its repository when that is stored.
+ * Upserts items of one kind on node_id, setting the properties rgraph owns
+ * (what another writer keeps beside them stays), and hangs each under its
+ * repository when that is stored.
  */
 const UPSERT_ITEMS = (label: "Issue" | "PullRequest", rel: "HAS_ISSUE" | "HAS_PULL_REQUEST") => `
 UNWIND $rows AS r
 MERGE (n:Resource {node_id: r.node_id})
-SET n = r.props, n:${label}
+SET n += r.props, n:${label}
 WITH n
 OPTIONAL MATCH (p:Resource {address: n.repo_address})
 WHERE p:Repository
@@ -284,7 +329,7 @@ export const UPSERT = {
   repository: `
 UNWIND $rows AS r
 MERGE (n:Resource {node_id: r.node_id})
-SET n = r.props, n:Repository
+SET n += r.props, n:Repository
 WITH n
 OPTIONAL MATCH (i:Resource {repo_address: n.address})
 WHERE i <> n
@@ -296,29 +341,30 @@ FOREACH (x IN CASE WHEN l IS NULL THEN [] ELSE [l] END | MERGE (x)-[:LISTS_FROM]
 } as const;
 
 /**
- * Folding a stale Resource into the one that claims its address: Listings,
- * edges other Resources declared, aliases and Touches follow the new node,
- * then the stale node (with the edges it declared) and its comments go. One
- * statement per relationship kind.
+ * Draws `(a)-[kind]->(b)` as the edge it replaces was: with its
+ * `declared_by` when it had one (rgraph's), without (another writer's).
  */
-export const ABSORB = [
+const REDRAW = (kind: string, a: string, b: string, by: string) =>
+  [
+    MERGE_EDGE(`${by} IS NOT NULL`, kind, a, b, by),
+    ...(["REFERENCES", "CLOSES"] as const).map((k) =>
+      WHEN(`${by} IS NULL AND ${kind} = '${k}'`, `MERGE (${a})-[:${k}]->(${b})`)
+    ),
+  ].join("\n");
+
+/**
+ * What points at a stale node `s` follows the node `n` that now holds its
+ * address: Listings' memberships, aliases and Touches. `rgraphOnly` keeps
+ * to rgraph's own Listings and Touches (another writer's node is released,
+ * not folded, and its writer's records stay as they are).
+ */
+const FOLLOW = (rgraphOnly: boolean) => [
   `UNWIND $pairs AS p
    MATCH (n:Resource {node_id: p.into})
    MATCH (l:Listing)-[m:HAS_MEMBER]->(s:Resource {node_id: p.stale})
+   ${rgraphOnly ? "WHERE l.filters IS NOT NULL" : ""}
    CREATE (l)-[:HAS_MEMBER {position: m.position}]->(n)
    DELETE m`,
-  `UNWIND $pairs AS p
-   MATCH (n:Resource {node_id: p.into})
-   MATCH (o:Resource)-[e:REFERENCES|CLOSES]->(s:Resource {node_id: p.stale})
-   WHERE o <> n AND e.declared_by <> p.stale
-   WITH n, o, type(e) AS kind, e.declared_by AS by
-   ${MERGE_EDGE("true", "kind", "o", "n", "by")}`,
-  `UNWIND $pairs AS p
-   MATCH (n:Resource {node_id: p.into})
-   MATCH (s:Resource {node_id: p.stale})-[e:REFERENCES|CLOSES]->(o:Resource)
-   WHERE o <> n AND e.declared_by <> p.stale
-   WITH n, o, type(e) AS kind, e.declared_by AS by
-   ${MERGE_EDGE("true", "kind", "n", "o", "by")}`,
   `UNWIND $pairs AS p
    MATCH (n:Resource {node_id: p.into})
    MATCH (a:Alias)-[x:ALIAS_OF]->(s:Resource {node_id: p.stale})
@@ -327,14 +373,82 @@ export const ABSORB = [
   `UNWIND $pairs AS p
    MATCH (n:Resource {node_id: p.into})
    MATCH (t:Touch)-[x:TOUCHED]->(s:Resource {node_id: p.stale})
+   ${rgraphOnly ? "WHERE t.user_id IS NOT NULL" : ""}
    MERGE (t)-[:TOUCHED]->(n)
    DELETE x`,
+];
+
+/**
+ * The relationships {@link ABSORB} carries over or drops with the stale
+ * node (its comments, its waiting references): a node with any other is
+ * not folded in but released ({@link RELEASE}).
+ */
+export const ABSORBED_RELATIONSHIPS = [
+  "HAS_MEMBER",
+  "ALIAS_OF",
+  "TOUCHED",
+  "REFERENCES",
+  "CLOSES",
+  "HAS_ISSUE",
+  "HAS_PULL_REQUEST",
+  "LISTS_FROM",
+  "HAS_COMMENT",
+  "WAITS_FOR",
+] as const;
+
+/**
+ * Folding a stale Resource that is rgraph's alone into the one that claims
+ * its address: Listings, edges others declared (or drew without declaring),
+ * aliases, Touches and what it contains follow the new node, then the stale
+ * node (with the edges it declared) and its comments go. One statement per
+ * relationship kind.
+ */
+export const ABSORB = [
+  ...FOLLOW(false),
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (o:Resource)-[e:REFERENCES|CLOSES]->(s:Resource {node_id: p.stale})
+   WHERE o <> n AND coalesce(e.declared_by, '') <> p.stale
+   WITH n, o, type(e) AS kind, e.declared_by AS by
+   ${REDRAW("kind", "o", "n", "by")}`,
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (s:Resource {node_id: p.stale})-[e:REFERENCES|CLOSES]->(o:Resource)
+   WHERE o <> n AND coalesce(e.declared_by, '') <> p.stale
+   WITH n, o, type(e) AS kind, e.declared_by AS by
+   ${REDRAW("kind", "n", "o", "by")}`,
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (s:Resource {node_id: p.stale})-[e:HAS_ISSUE|HAS_PULL_REQUEST]->(i:Resource)
+   WHERE i <> n
+   WITH n, i, type(e) AS kind
+   ${WHEN("kind = 'HAS_ISSUE'", "MERGE (n)-[:HAS_ISSUE]->(i)")}
+   ${WHEN("kind = 'HAS_PULL_REQUEST'", "MERGE (n)-[:HAS_PULL_REQUEST]->(i)")}`,
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (l:Listing)-[:LISTS_FROM]->(s:Resource {node_id: p.stale})
+   MERGE (l)-[:LISTS_FROM]->(n)`,
   `UNWIND $pairs AS p
    MATCH (s:Resource {node_id: p.stale})
    OPTIONAL MATCH (s)-[:HAS_COMMENT]->(c:Comment)
    WITH s, collect(c) AS cs
    FOREACH (c IN cs | DETACH DELETE c)
    DETACH DELETE s`,
+] as const;
+
+/**
+ * A stale Resource that holds more than rgraph writes (another writer's
+ * properties or relationships) is kept: it gives up the address, as the
+ * family's writers do, and points at its successor with `MOVED_TO`;
+ * rgraph's own aliases, Listings and Touches follow the successor.
+ */
+export const RELEASE = [
+  ...FOLLOW(true),
+  `UNWIND $pairs AS p
+   MATCH (n:Resource {node_id: p.into})
+   MATCH (s:Resource {node_id: p.stale})
+   SET s.address = null
+   MERGE (s)-[:MOVED_TO]->(n)`,
 ] as const;
 
 /**
@@ -357,7 +471,8 @@ export const SET_ALIASES = [
 ] as const;
 
 /**
- * Comments: on a refetch the ones no longer in a thread go; then each is
+ * Comments: on a refetch the ones no longer in a thread go (GitHub deleted
+ * them, whoever stored them: the family's writers agree); then each is
  * upserted on node_id under its Resource. Threads arrive whole (one row per
  * Resource): its node is found once, and the parameters do not repeat it.
  */
@@ -370,7 +485,7 @@ export const PUT_COMMENTS = [
    MATCH (n:Resource {node_id: t.node_id})
    UNWIND t.comments AS c
    MERGE (m:Comment {node_id: c.node_id})
-   SET m = c
+   SET m += c
    MERGE (n)-[:HAS_COMMENT]->(m)`,
 ] as const;
 
@@ -438,21 +553,22 @@ WHERE n IS NOT NULL
 OPTIONAL MATCH (n)-[:HAS_COMMENT]->(c:Comment)
 RETURN k, n, collect(c) AS comments`;
 
-/** Heads of Resources by key. */
+/** Resources by key without their comments (what a head is read from). */
 export const GET_HEADS = `
 UNWIND $keys AS k
 ${BY_KEY("k")}
 WITH k, coalesce(d, al) AS n
 WHERE n IS NOT NULL
-RETURN k, n.node_id AS node_id, n.kind AS kind, n.address AS address, n.title AS title,
-       n.fetched_at AS fetched_at, n.updated_at AS updated_at, n.etag AS etag`;
+RETURN k, n`;
 
 /** Marks Resources (by key) and Listings (by key) as fetched at `$at`. */
 export const TOUCH_FETCHED_AT = `
 UNWIND $keys AS k
 ${BY_KEY("k")}
 OPTIONAL MATCH (l:Listing {key: k})
-FOREACH (x IN [y IN [d, al, l] WHERE y IS NOT NULL] | SET x.fetched_at = $at)`;
+${WHEN("d IS NOT NULL", "SET d.fetched_at = $at")}
+${WHEN("al IS NOT NULL", "SET al.fetched_at = $at")}
+${WHEN("l IS NOT NULL", "SET l.fetched_at = $at")}`;
 
 /** Reference edges in and out of a Resource. */
 export const EDGES = `
@@ -474,17 +590,22 @@ WITH k, coalesce(d, al) AS n
 WHERE n IS NOT NULL
 RETURN k, n.node_id AS node_id`;
 
-/** Upserts a Listing, replaces its members, and hangs it under its stored repository. */
+/**
+ * Upserts a Listing (keeping what another writer of the same key stores
+ * beside rgraph's properties), replaces its members (returning how many it
+ * found), and hangs it under its stored repository.
+ */
 export const PUT_LISTING = [
   `MERGE (l:Listing {key: $props.key})
-   SET l = $props
+   SET l += $props
    WITH l
    OPTIONAL MATCH (l)-[m:HAS_MEMBER]->()
    DELETE m`,
   `MATCH (l:Listing {key: $key})
    UNWIND $members AS m
    MATCH (n:Resource {node_id: m.node_id})
-   CREATE (l)-[:HAS_MEMBER {position: m.position}]->(n)`,
+   CREATE (l)-[:HAS_MEMBER {position: m.position}]->(n)
+   RETURN count(*) AS n`,
   `MATCH (l:Listing {key: $key})
    MATCH (p:Resource {address: l.repo_address})
    WHERE p:Repository
@@ -493,9 +614,10 @@ export const PUT_LISTING = [
 
 export const GET_LISTING = `MATCH (l:Listing {key: $key}) RETURN l`;
 
+/** A repository's Listings of one kind, by key (`$prefix` is `github:o/r/issues?`): any writer's. */
 export const FIND_LISTINGS = `
-MATCH (l:Listing {repo_address: $repo})
-WHERE l.listing = $kind
+MATCH (l:Listing)
+WHERE l.key STARTS WITH $prefix
 RETURN l ORDER BY l.key`;
 
 export const LISTING_MEMBERS = `
@@ -512,11 +634,11 @@ RETURN t.status AS status, t.outcome AS outcome, t.reason AS reason, count(*) AS
   min(t.recorded_at) AS oldest`;
 
 /**
- * What each answered read would have cost GitHub, from what served it: an
- * item 1 request plus one per 100 comments; a listing one per 100 members
- * plus one per member; a repository 2 (metadata and README).
+ * What served each of a user's answered reads: the Listing's member count,
+ * or the Resource's kind and comment count (what it would have cost GitHub
+ * is reckoned from these).
  */
-export const REQUESTS_AVOIDED = `
+export const SERVED_READS = `
 MATCH (t:Touch)
 WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
   AND t.status = 'served' AND t.outcome IN ['hit', 'subsumed']
@@ -524,17 +646,16 @@ WITH t, coalesce(t.target, t.address) AS k
 OPTIONAL MATCH (l:Listing {key: k})
 ${BY_KEY("k")}
 WITH t, l, coalesce(d, al) AS r
-WITH t, l, r,
-     CASE WHEN l IS NULL THEN 0
-          WHEN t.asked_limit IS NOT NULL AND t.asked_limit < l.member_count THEN t.asked_limit
-          ELSE l.member_count END AS m
-RETURN sum(CASE
-  WHEN l IS NOT NULL THEN (m + 99) / 100 + m
-  WHEN r IS NULL THEN 0
-  WHEN r.kind = 'repository' THEN 2
-  ELSE 1 + (r.comment_count + 99) / 100 END) AS n`;
+RETURN t.asked_limit AS asked, l IS NOT NULL AS listing, l.member_count AS members,
+  r IS NOT NULL AS stored, CASE WHEN r IS NULL THEN false ELSE r:Repository END AS repository,
+  r.comment_count AS comments`;
 
-export const RESOURCE_COUNTS = `MATCH (n:Resource) RETURN n.kind AS kind, count(*) AS n`;
+/** Resources by the kind their labels name. */
+export const RESOURCE_COUNTS = `
+MATCH (n:Resource)
+RETURN sum(CASE WHEN n:Repository THEN 1 ELSE 0 END) AS repository,
+  sum(CASE WHEN n:Issue THEN 1 ELSE 0 END) AS issue,
+  sum(CASE WHEN n:PullRequest THEN 1 ELSE 0 END) AS pull_request`;
 export const COMMENT_COUNT =
   `MATCH (:Resource)-[:HAS_COMMENT]->(c:Comment) RETURN count(DISTINCT c) AS n`;
 export const LISTING_COUNT = `MATCH (l:Listing) RETURN count(l) AS n`;
@@ -544,6 +665,7 @@ export const LISTING_COUNT = `MATCH (l:Listing) RETURN count(l) AS n`;
 /** Heads of every stored Resource, for refreshing a local index. */
 export const ALL_HEADS = `
 MATCH (n:Resource)
+WHERE n.address IS NOT NULL
 RETURN n.address AS address, n.fetched_at AS fetched_at, n.updated_at AS updated_at`;
 
 /** Every stored Listing. */

@@ -3,7 +3,11 @@
  * `[store] url` is set: importing this brings the Bolt driver. `store.ts` is
  * the store, `outbox.ts` moves the hooks' outbox and the local index,
  * `open.ts` composes them as commands open the store, `model.ts` and
- * `cypher.ts` are the Context Graph family's model and its statements.
+ * `cypher.ts` are the Context Graph family's model and its statements,
+ * `decode.ts` reads nodes whoever wrote them (`store_log.ts` logs those it
+ * cannot), `server.ts` tells the servers and their versions apart,
+ * `schema.ts` sets the schema up once per server, `retry.ts` says which
+ * failures a transaction is run again for.
  *
  * @example
  * ```ts
@@ -20,6 +24,9 @@ export {
   type GraphOptions,
   GraphStore,
   type GraphTarget,
+  type ServerReport,
 } from "./store.ts";
+export { MINIMUM_VERSION, type ServerIdentity, serverName } from "./server.ts";
+export type { SchemaState } from "./schema.ts";
 export { type MigrateCounts, type SyncReport } from "./outbox.ts";
 export { forgetEverywhere, migrateToGraph, openGraphStore } from "./open.ts";

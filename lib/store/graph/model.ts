@@ -1,28 +1,36 @@
 /**
- * The graph store's model, without a connection: which server dialect is
- * talking, the schema (uniqueness and indexes) in each dialect's DDL, and how
- * rgraph's records become node properties and back. Pure: no I/O.
+ * The graph store's model, without a connection: the schema (uniqueness and
+ * indexes) in each dialect's DDL, and how rgraph's records become node
+ * properties. Reading nodes back, whoever wrote them, is `decode.ts`. Pure:
+ * no I/O.
  *
  * Graph model (labels and relationships as in the Context Graph family):
  * `(:Session {session_id})<-[:IN_SESSION]-(:Touch)-[:TOUCHED]->(:Resource|:Listing)`,
  * `(:Resource:Repository)-[:HAS_ISSUE|HAS_PULL_REQUEST]->(:Resource:Issue|:Resource:PullRequest)-[:HAS_COMMENT]->(:Comment)`,
  * `(:Listing)-[:LISTS_FROM]->(:Repository)`, `(:Listing)-[:HAS_MEMBER {position}]->(:Issue|:PullRequest)`,
  * `(:Resource)-[:REFERENCES]->(:Resource)`, `(:PullRequest)-[:CLOSES]->(:Issue)`,
- * `(:Touch)-[:CAUSED_BY]->(:Action {tool_use_id})`, `(:Touch)-[:BY_AGENT]->(:Agent {agent_id})`.
+ * `(:Touch)-[:CAUSED_BY]->(:Action {tool_use_id})`, `(:Touch)-[:BY_AGENT]->(:Agent {agent_id})`,
+ * and the family's `(old:Resource)-[:MOVED_TO]->(new:Resource)` for a node
+ * another writer stored whose address now names another node id.
  * Two bookkeeping labels of rgraph's own: `(:Alias {key})-[:ALIAS_OF]->(:Resource)`
  * (old addresses of renamed or transferred Resources) and
  * `(:Resource)-[:WAITS_FOR {kind, direction}]->(:PendingRef {key})` (edges to
  * Resources not stored yet, found by key when they arrive). REFERENCES and
- * CLOSES carry `declared_by`, the node id of the Resource whose fields declare
- * them (a mentioned item declares who mentions it; a pull request what it
- * closes), so its refetch redraws them. Plus one `(:RgraphLock)` node
- * that serialises writers (and one recording which schema was applied).
+ * CLOSES that rgraph draws carry `declared_by`, the node id of the Resource
+ * whose fields declare them (a mentioned item declares who mentions it; a pull
+ * request what it closes), so its refetch redraws them; edges without it are
+ * another writer's and are left alone. Plus `(:RgraphLock)` nodes that
+ * serialise writers and record which schema was applied.
+ *
+ * Other writers of the family share these labels. rgraph writes a node's
+ * properties with `SET +=`, every property it owns included (a null removes
+ * one), so what another writer keeps on the same node survives a refetch.
  *
  * @example
  * ```ts
- * import { ddl, dialectOf } from "./model.ts";
- * const dialect = dialectOf("Neo4j/5.26.18", "Neo4j Kernel"); // "neo4j"
- * ddl(dialect)[0]; // "CREATE CONSTRAINT rgraph_resource_node_id IF NOT EXISTS FOR (n:Resource) REQUIRE n.node_id IS UNIQUE"
+ * import { schema, schemaStatements } from "./model.ts";
+ * schemaStatements("neo4j", schema()[0]);
+ * // ["CREATE CONSTRAINT rgraph_resource_node_id IF NOT EXISTS FOR (n:Resource) REQUIRE n.node_id IS UNIQUE"]
  * ```
  * @module
  */
@@ -34,30 +42,30 @@ import type { Comment, Listing, NewTouch, Resource, Touch } from "../../types.ts
 /** Which graph server answers: their DDL differs, their data Cypher is kept common. */
 export type Dialect = "memgraph" | "neo4j";
 
-/**
- * The dialect from the Bolt server agent and, when the agent does not say,
- * the name `CALL dbms.components()` gave (`null` when that call failed, which
- * only Neo4j supports). Memgraph can be told to announce itself as Neo4j.
- */
-export function dialectOf(agent: string, component: string | null): Dialect {
-  if (/memgraph/i.test(agent)) return "memgraph";
-  return component !== null && /neo4j/i.test(component) ? "neo4j" : "memgraph";
+/** One schema rule: a property rgraph finds nodes by, unique or only indexed. */
+export interface SchemaRule {
+  label: string;
+  property: string;
+  unique: boolean;
 }
 
 /** Properties that must be unique (each also indexed). */
 export const UNIQUE: readonly (readonly [label: string, property: string])[] = [
+  ["RgraphLock", "name"],
   ["Resource", "node_id"],
   ["Comment", "node_id"],
   ["Listing", "key"],
   ["Touch", "id"],
   ["Alias", "key"],
   ["PendingRef", "key"],
-  ["RgraphLock", "name"],
+  // The family defines a Session by its id (its other writers create this
+  // constraint too): with it, concurrent MERGEs of one Session cannot duplicate it.
+  ["Session", "session_id"],
 ];
 
 /**
  * Indexed lookups: addresses, Touch status and owner, and the join keys. The
- * `Session`, `Action` and `Agent` nodes belong to other components, so they get
+ * `Action` and `Agent` nodes belong to other components, so they get
  * indexes, never constraints of rgraph's.
  */
 export const INDEXED: readonly (readonly [label: string, property: string])[] = [
@@ -66,119 +74,157 @@ export const INDEXED: readonly (readonly [label: string, property: string])[] = 
   ["Listing", "repo_address"],
   ["Touch", "status"],
   ["Touch", "user_id"],
-  ["Session", "session_id"],
   ["Action", "tool_use_id"],
   ["Agent", "agent_id"],
 ];
 
-/** The schema statements for one dialect, each run on its own (neither server mixes DDL with data). */
-export function ddl(dialect: Dialect): string[] {
-  const name = (l: string, p: string) => `rgraph_${l.toLowerCase()}_${p}`;
-  if (dialect === "neo4j") {
-    return [
-      ...UNIQUE.map(([l, p]) =>
-        `CREATE CONSTRAINT ${name(l, p)} IF NOT EXISTS FOR (n:${l}) REQUIRE n.${p} IS UNIQUE`
-      ),
-      ...INDEXED.map(([l, p]) =>
-        `CREATE INDEX ${name(l, p)} IF NOT EXISTS FOR (n:${l}) ON (n.${p})`
-      ),
-    ];
-  }
-  // Memgraph's uniqueness constraints are not indexes: lookups need both.
+/** Every schema rule, the lock node's first: schema setup takes that lock before the rest. */
+export function schema(): SchemaRule[] {
   return [
-    ...UNIQUE.map(([l, p]) => `CREATE CONSTRAINT ON (n:${l}) ASSERT n.${p} IS UNIQUE`),
-    ...[...UNIQUE, ...INDEXED].map(([l, p]) => `CREATE INDEX ON :${l}(${p})`),
+    ...UNIQUE.map(([label, property]) => ({ label, property, unique: true })),
+    ...INDEXED.map(([label, property]) => ({ label, property, unique: false })),
   ];
-}
-
-/** A short fingerprint of a schema, recorded once it is applied, so a changed schema is applied again. */
-export function schemaTag(statements: string[]): string {
-  return createHash("sha256").update(statements.join("\n")).digest("hex").slice(0, 16);
-}
-
-/** True for the error a server gives when a schema item it is asked to create exists already. */
-export function isAlreadyExists(message: string): boolean {
-  return /already exists/i.test(message);
 }
 
 /**
- * A short reason for a failed connection, from the driver's message (which
- * runs to several sentences of advice about encryption settings).
- *
- * @example
- * ```ts
- * unreachableReason("Failed to connect to server. Please ensure … Caused by: connect ECONNREFUSED 127.0.0.1:7687");
- * // "connection refused"
- * ```
+ * Neo4j's name for a rule: the ones of earlier versions, so a server set up
+ * by them is not given a second copy. The Session rule was a plain index
+ * under the plain name (dropped before, see {@link obsoleteSchema}), and a
+ * unique rule that existing data refuses falls back to an index of its own name.
  */
-export function unreachableReason(message: string): string {
-  const known: [RegExp, string][] = [
-    [/ECONNREFUSED/, "connection refused"],
-    [/ETIMEDOUT|timed out|timeout/i, "connection timed out"],
-    [/ENOTFOUND|EAI_AGAIN/, "host not found"],
-    [/ECONNRESET|closed by the server/i, "connection reset"],
-    [/unauthori[sz]ed|authentication/i, "authentication failed: check [store] user and password"],
+function ruleName(r: SchemaRule, index: boolean): string {
+  const base = `rgraph_${r.label.toLowerCase()}_${r.property}`;
+  if (r.unique && index) return `${base}_index`;
+  return r.unique && r.label === "Session" ? `${base}_unique` : base;
+}
+
+/**
+ * The statements that create one rule (each runs on its own: neither server
+ * mixes DDL with data); `index` asks for a plain index even for a unique
+ * rule (what is left when existing data refuses the constraint).
+ */
+export function schemaStatements(dialect: Dialect, r: SchemaRule, index = false): string[] {
+  if (dialect === "neo4j") {
+    // Neo4j backs a constraint with an index of its own and refuses a second one on the same key.
+    return r.unique && !index
+      ? [
+        `CREATE CONSTRAINT ${
+          ruleName(r, false)
+        } IF NOT EXISTS FOR (n:${r.label}) REQUIRE n.${r.property} IS UNIQUE`,
+      ]
+      : [
+        `CREATE INDEX ${ruleName(r, index)} IF NOT EXISTS FOR (n:${r.label}) ON (n.${r.property})`,
+      ];
+  }
+  // Memgraph's uniqueness constraints are not indexes: lookups need both.
+  return [
+    ...(r.unique && !index
+      ? [`CREATE CONSTRAINT ON (n:${r.label}) ASSERT n.${r.property} IS UNIQUE`]
+      : []),
+    `CREATE INDEX ON :${r.label}(${r.property})`,
   ];
-  for (const [pattern, reason] of known) if (pattern.test(message)) return reason;
-  const first = message.split("\n")[0].split(". Please ensure")[0].trim();
-  return first.length > 160 ? `${first.slice(0, 159)}…` : first;
+}
+
+/**
+ * Schema an earlier rgraph created that now stands in the way: its plain
+ * index on `:Session(session_id)` keeps Neo4j from creating the family's
+ * uniqueness constraint there. Dropped (by name, so only rgraph's own)
+ * before the rules are created.
+ */
+export function obsoleteSchema(dialect: Dialect): string[] {
+  return dialect === "neo4j" ? ["DROP INDEX rgraph_session_session_id IF EXISTS"] : [];
+}
+
+/** A short fingerprint of what a schema setup applies, recorded once it is applied. */
+export function schemaTag(parts: string[]): string {
+  return createHash("sha256").update(parts.join("\n")).digest("hex").slice(0, 16);
 }
 
 // --- Records as properties ------------------------------------------------------
 
 type Props = Record<string, unknown>;
 
+/** The properties rgraph writes on a Resource of each kind (besides the bookkeeping ones). */
+const COMMON = [
+  "kind",
+  "node_id",
+  "address",
+  "owner",
+  "repo",
+  "url",
+  "fetched_at",
+  "updated_at",
+  "etag",
+] as const;
+const ITEM = [
+  ...COMMON,
+  "number",
+  "title",
+  "body",
+  "state",
+  "author",
+  "labels",
+  "assignees",
+  "milestone",
+  "created_at",
+  "closed_at",
+  "comment_count",
+  "referenced_by",
+] as const;
+const RESOURCE_KEYS = {
+  repository: [...COMMON, "description", "readme", "readme_path", "stars", "pushed_at"],
+  issue: ITEM,
+  pull_request: [...ITEM, "merged", "base_ref", "files", "closes"],
+} as const;
+
 /**
- * Splits a record into storable properties and the names of its null fields
- * (a graph property cannot hold null), so decoding gives back the same shape.
+ * Every property rgraph has ever written on a Resource node (`references`
+ * and `null_keys` by earlier versions): a node holding nothing else is
+ * rgraph's alone, so folding it into another one loses nobody's data.
  */
-function toProps(record: object, skip: ReadonlySet<string>): Props {
+export const OWNED_RESOURCE_KEYS: readonly string[] = [
+  ...new Set([
+    ...Object.values(RESOURCE_KEYS).flat(),
+    "repo_address",
+    "null_keys",
+    "references",
+  ]),
+];
+
+/**
+ * Splits a record into properties for `SET +=`: its values, a null for each
+ * of `owned` it has none for (which removes what an earlier version stored),
+ * and `null_keys` naming its null fields, which earlier rgraph versions read
+ * back as nulls.
+ */
+function toProps(record: object, owned: readonly string[], skip: ReadonlySet<string>): Props {
   const props: Props = {};
   const nulls: string[] = [];
+  for (const k of owned) props[k] = null;
   for (const [k, v] of Object.entries(record)) {
     if (skip.has(k) || v === undefined) continue;
     if (v === null) nulls.push(k);
-    else props[k] = v;
+    props[k] = v;
   }
   props.null_keys = nulls;
   return props;
 }
 
-function fromProps(props: Props, internal: ReadonlySet<string>): Props {
-  const out: Props = {};
-  for (const [k, v] of Object.entries(props)) if (!internal.has(k)) out[k] = v;
-  for (const k of (props.null_keys as string[] | undefined) ?? []) out[k] = null;
-  return out;
-}
-
 const THREADS = new Set(["comments", "review_comments"]);
-const RESOURCE_INTERNAL = new Set(["null_keys", "repo_address"]);
-const COMMENT_INTERNAL = new Set(["null_keys", "review", "position"]);
+const COMMENT_KEYS = ["node_id", "author", "created_at", "updated_at", "body", "path"] as const;
 
 /** A Resource's node properties (comments are nodes of their own). */
 export function resourceProps(r: Resource): Props {
-  const props = toProps(r, THREADS);
+  const props = toProps(r, RESOURCE_KEYS[r.kind], THREADS);
   props.repo_address = repositoryAddress(r.owner, r.repo).key;
+  // Written by earlier versions; never again.
+  props.references = null;
   return props;
 }
 
 /** A comment's node properties; `review` marks a pull request's review comments. */
 export function commentProps(c: Comment, review: boolean, position: number): Props {
-  return { ...toProps(c, new Set()), review, position };
-}
-
-/** A Resource from its node's properties and its comment nodes' properties. */
-export function decodeResource(props: Props, comments: Props[]): Resource {
-  const out = fromProps(props, RESOURCE_INTERNAL) as unknown as Resource;
-  if (out.kind === "repository") return out;
-  const thread = (review: boolean) =>
-    comments
-      .filter((c) => c.review === review)
-      .sort((a, b) => (a.position as number) - (b.position as number))
-      .map((c) => fromProps(c, COMMENT_INTERNAL) as unknown as Comment);
-  out.comments = thread(false);
-  if (out.kind === "pull_request") out.review_comments = thread(true);
-  return out;
+  return { ...toProps(c, COMMENT_KEYS, new Set()), review, position };
 }
 
 /**
@@ -229,45 +275,23 @@ export function touchProps(t: NewTouch & Partial<Touch>, seq: number): Props {
   return props;
 }
 
-/** A Touch from its node's properties. */
-export function decodeTouch(props: Props): Touch {
-  const out: Props = { id: props.id };
-  for (const f of TOUCH_FIELDS) out[f] = props[touchKey(f)] ?? null;
-  // Touches recorded before failures were counted have none.
-  out.failures = Number(out.failures ?? 0);
-  return out as unknown as Touch;
-}
-
-/** A Listing's node properties; its filters are kept as JSON (their keys vary). */
+/**
+ * A Listing's node properties for `SET +=` (a null `limit` removes an old
+ * one); its filters are also kept as JSON for earlier versions, which read
+ * them from there.
+ */
 export function listingProps(l: Listing, memberCount: number, complete: boolean): Props {
-  const props: Props = {
+  return {
     key: l.key,
     owner: l.owner.toLowerCase(),
     repo: l.repo.toLowerCase(),
     listing: l.listing,
     filters: JSON.stringify(l.filters),
+    limit: l.limit,
     total_count: l.total_count,
     member_count: memberCount,
     fully_expanded: complete,
     fetched_at: l.fetched_at,
     repo_address: repositoryAddress(l.owner, l.repo).key,
-  };
-  if (l.limit !== null) props.limit = l.limit;
-  return props;
-}
-
-/** A Listing from its node's properties. */
-export function decodeListing(props: Props): Listing {
-  return {
-    key: props.key as string,
-    owner: props.owner as string,
-    repo: props.repo as string,
-    listing: props.listing as Listing["listing"],
-    filters: JSON.parse(props.filters as string),
-    limit: (props.limit as number | undefined) ?? null,
-    total_count: props.total_count as number,
-    member_count: props.member_count as number,
-    fully_expanded: props.fully_expanded === true,
-    fetched_at: props.fetched_at as string,
   };
 }

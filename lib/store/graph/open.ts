@@ -23,8 +23,12 @@ import { type ForgetCounts, type ForgetQuery, StoreUnavailableError } from "../c
 import { drainSpool, openEmbeddedStore } from "../sqlite/mod.ts";
 import { connectGraph, type GraphStore, type GraphTarget } from "./store.ts";
 import { copyToGraph, type MigrateCounts, syncStores } from "./outbox.ts";
+import { storeLog } from "./store_log.ts";
 
-/** Connects to the graph store `[store] url` names, as the configured user. */
+/**
+ * Connects to the graph store `[store] url` names, as the configured user;
+ * nodes it cannot read are logged to `store.log` in the data directory.
+ */
 function connectConfigured(config: Config): Promise<GraphStore> {
   if (config.store.url === null) throw new StoreUnavailableError("no [store] url is configured");
   return connectGraph(
@@ -34,7 +38,7 @@ function connectConfigured(config: Config): Promise<GraphStore> {
       password: config.store.password,
       database: config.store.database,
     },
-    { leaseUser: config.identity.user_id },
+    { leaseUser: config.identity.user_id, onSkip: storeLog(config.data_dir) },
   );
 }
 

@@ -7,7 +7,13 @@
  * A batch of Resources is written in one transaction of a fixed number of
  * `UNWIND` statements, sent pipelined: the Bolt round trips do not grow with
  * the number of Resources in a batch or of comments on them, and each
- * Resource lands whole with its comments and edges or not at all.
+ * Resource lands whole with its comments and edges or not at all. A write of
+ * one statement is an auto-commit transaction (one round trip). Every
+ * transaction is run again from the start on a conflict (`retry.ts`).
+ *
+ * The server may hold nodes other writers of the family stored: they are
+ * read through `decode.ts` (what cannot be read is absent, and reported
+ * through `onSkip`), and written beside with `SET +=` (see `model.ts`).
  *
  * @example
  * ```ts
@@ -19,7 +25,7 @@
  * @module
  */
 
-import neo4j, { type Driver, type ManagedTransaction, type Session } from "neo4j-driver";
+import neo4j, { type Driver, type Session, type Transaction } from "neo4j-driver";
 import {
   type Edge,
   forgetParams,
@@ -32,6 +38,7 @@ import {
   type Store,
   StoreUnavailableError,
   type TouchQuery,
+  UnsupportedStoreError,
   type UserStats,
 } from "../contract.ts";
 import type { SqliteStore } from "../sqlite/mod.ts";
@@ -39,19 +46,32 @@ import { declaredEdges } from "../declared.ts";
 import * as Q from "./cypher.ts";
 import {
   commentProps,
-  ddl,
+  listingProps,
+  OWNED_RESOURCE_KEYS,
+  resourceProps,
+  touchProps,
+} from "./model.ts";
+import {
+  decodeHead,
   decodeListing,
+  decodeMember,
   decodeResource,
   decodeTouch,
-  type Dialect,
-  dialectOf,
-  isAlreadyExists,
-  listingProps,
-  resourceProps,
-  schemaTag,
-  touchProps,
+  type GraphNode,
+  isoTime,
+  type Skip,
+  wholeNumber,
+} from "./decode.ts";
+import { retrying } from "./retry.ts";
+import {
+  identify,
+  MINIMUM_VERSION,
+  refusal,
+  type ServerIdentity,
+  serverName,
   unreachableReason,
-} from "./model.ts";
+} from "./server.ts";
+import { ensureSchema, type SchemaSession, type SchemaState, schemaState } from "./schema.ts";
 import { printableUrl } from "../bolt_url.ts";
 import type {
   CacheOutcome,
@@ -87,15 +107,28 @@ export interface GraphOptions {
   /**
    * Whose pending Touches `leasePending` may lease (the person running the
    * Sweep): others' Touches stay private. `null` leases everyone's (a
-   * dedicated team sweeper).
+   * dedicated team sweeper), never another writer's.
    */
   leaseUser?: string | null;
+  /**
+   * Told once per process about each node that could not be read (another
+   * writer's, incomplete or of another type), which is then treated as absent.
+   */
+  onSkip?: Skip;
 }
 
 /** Counts of Bolt work issued, for the benchmark: statements run and transactions committed. */
 export interface BoltCounts {
   statements: number;
   transactions: number;
+}
+
+/** What `rgraph doctor` shows of the server. */
+export interface ServerReport {
+  server: ServerIdentity;
+  /** The oldest version of this kind of server rgraph runs on. */
+  minimum: string;
+  schema: SchemaState;
 }
 
 /** Bolt integers for whole numbers (JS numbers travel as floats), recursively. */
@@ -130,22 +163,44 @@ function unreachable(url: string, e: unknown): StoreUnavailableError {
   );
 }
 
+/** Rows as plain objects. */
+function rowsOf(result: { records: { toObject(): object }[] }): Props[] {
+  return result.records.map((r) => r.toObject() as Props);
+}
+
+/** A statement's rows in a transaction, with how it is counted. */
+type Runner = (query: string, params?: Params) => Promise<Props[]>;
+
+/** Raised inside a Listing write whose members changed under it: it is written again, the long way. */
+class MembersMoved extends Error {}
+
 /** The shared graph store. */
 export class GraphStore implements Store {
   readonly kind = "graph" as const;
-  readonly dialect: Dialect;
+  readonly server: ServerIdentity;
   readonly #driver: Driver;
   readonly #target: GraphTarget;
   readonly #leaseUser: string | null;
+  readonly #onSkip: Skip | null;
+  readonly #skipped = new Set<string>();
   #seq = 0;
   #mirror: SqliteStore | null = null;
   #counts: BoltCounts = { statements: 0, transactions: 0 };
+  /**
+   * Node ids of what this store wrote, by address and alias: a Listing of
+   * members just written needs no look-up of them (its write checks they
+   * are all still there).
+   */
+  readonly #written = new Map<string, string>();
+  /** Whether the last lease found fewer Touches than it asked for. */
+  #leasedShort = false;
 
-  constructor(driver: Driver, target: GraphTarget, dialect: Dialect, options: GraphOptions) {
+  constructor(driver: Driver, target: GraphTarget, server: ServerIdentity, options: GraphOptions) {
     this.#driver = driver;
     this.#target = target;
-    this.dialect = dialect;
+    this.server = server;
     this.#leaseUser = options.leaseUser ?? null;
+    this.#onSkip = options.onSkip ?? null;
   }
 
   /**
@@ -176,54 +231,90 @@ export class GraphStore implements Store {
     return out;
   }
 
-  #session(): Session {
-    return this.#driver.session({ database: this.#target.database ?? undefined });
+  /** Each node that could not be read is reported once per process. */
+  readonly #skip: Skip = (what, why) => {
+    const line = `${what}: ${why}`;
+    if (this.#skipped.has(line)) return;
+    this.#skipped.add(line);
+    this.#onSkip?.(what, why);
+  };
+
+  #session(mode: "read" | "write" = "write"): Session {
+    return this.#driver.session({
+      database: this.#target.database ?? undefined,
+      defaultAccessMode: mode === "read" ? neo4j.session.READ : neo4j.session.WRITE,
+    });
   }
 
-  /** Runs `work` on a fresh session, reporting a lost server as {@link StoreUnavailableError}. */
-  async #withSession<T>(work: (session: Session) => Promise<T>): Promise<T> {
-    const session = this.#session();
+  /** Reports a lost server as {@link StoreUnavailableError}. */
+  async #guard<T>(work: Promise<T>): Promise<T> {
     try {
-      return await work(session);
+      return await work;
     } catch (e) {
-      if (isUnreachable(e)) {
-        throw unreachable(this.#target.url, e);
-      }
+      if (isUnreachable(e)) throw unreachable(this.#target.url, e);
       throw e;
-    } finally {
-      await session.close();
     }
   }
 
-  /** Runs `work` in one managed transaction (retried by the driver on transient errors). */
+  /**
+   * Runs `work` in one transaction, run again from the start on a conflict
+   * (see `retry.ts`; Memgraph's unique-constraint conflicts at commit too).
+   */
   #tx<T>(mode: "read" | "write", work: (run: Runner) => Promise<T>): Promise<T> {
-    return this.#withSession(async (session) => {
-      const fn = (tx: ManagedTransaction) => work(this.#runner(tx));
-      const out = mode === "read" ? await session.executeRead(fn) : await session.executeWrite(fn);
-      this.#counts.transactions++;
-      return out;
-    });
+    return this.#guard(retrying(async () => {
+      const session = this.#session(mode);
+      try {
+        const out = await inTransaction(session, (tx) => work(this.#runner(tx)));
+        this.#counts.transactions++;
+        return out;
+      } finally {
+        await session.close();
+      }
+    }));
   }
 
   /**
    * One read statement as an auto-commit transaction: one round trip, where a
-   * managed transaction needs a second for its commit. Reads never conflict,
-   * so they need no retry.
+   * transaction needs a second for its commit. Reads never conflict, so they
+   * need no retry.
    */
   #read(query: string, params: Params = {}): Promise<Props[]> {
-    return this.#withSession(async (session) => {
-      this.#counts.statements++;
-      this.#counts.transactions++;
-      const result = await session.run(query, bolt(params) as Params);
-      return result.records.map((r) => r.toObject() as Props);
-    });
+    return this.#guard((async () => {
+      const session = this.#session("read");
+      try {
+        this.#counts.statements++;
+        this.#counts.transactions++;
+        return rowsOf(await session.run(query, bolt(params) as Params));
+      } finally {
+        await session.close();
+      }
+    })());
   }
 
-  #runner(tx: ManagedTransaction): Runner {
+  /**
+   * One write statement as an auto-commit transaction (one round trip, where
+   * an explicit transaction needs two), run again from the start on a
+   * conflict as every transaction is: a statement on its own commits whole
+   * or not at all.
+   */
+  #write(query: string, params: Params = {}): Promise<Props[]> {
+    return this.#guard(retrying(async () => {
+      const session = this.#session("write");
+      try {
+        this.#counts.statements++;
+        const rows = rowsOf(await session.run(query, bolt(params) as Params));
+        this.#counts.transactions++;
+        return rows;
+      } finally {
+        await session.close();
+      }
+    }));
+  }
+
+  #runner(tx: Transaction): Runner {
     return async (query, params = {}) => {
       this.#counts.statements++;
-      const result = await tx.run(query, bolt(params) as Params);
-      return result.records.map((r) => r.toObject() as Props);
+      return rowsOf(await tx.run(query, bolt(params) as Params));
     };
   }
 
@@ -231,6 +322,12 @@ export class GraphStore implements Store {
   #nextSeq(): number {
     this.#seq = Math.max(Date.now() * 1000, this.#seq + 1);
     return this.#seq;
+  }
+
+  /** The server, the oldest version rgraph runs on, and the schema record as it is now. */
+  async serverReport(): Promise<ServerReport> {
+    const schema = await schemaState((q) => this.#read(q), this.server);
+    return { server: this.server, minimum: MINIMUM_VERSION[this.server.kind], schema };
   }
 
   // --- Touches -------------------------------------------------------------------
@@ -249,7 +346,15 @@ export class GraphStore implements Store {
     for (const t of touches) requireUser(t.user_id);
     if (touches.length === 0) return 0;
     const rows = touches.map((t) => touchProps(t, this.#nextSeq()));
-    return await this.#tx("write", async (run) => (await run(Q.RECORD_TOUCHES, { rows })).length);
+    return (await this.#write(Q.RECORD_TOUCHES, { rows })).length;
+  }
+
+  /** Touches from their nodes, leaving out (and reporting) those that cannot be read. */
+  #touches(nodes: Props[]): Touch[] {
+    return nodes.flatMap((p) => {
+      const t = decodeTouch(p, this.#skip);
+      return t === null ? [] : [t];
+    });
   }
 
   async listTouches(userId: string, query: TouchQuery = {}): Promise<Touch[]> {
@@ -260,7 +365,7 @@ export class GraphStore implements Store {
       since: query.since ?? null,
       status: query.status ?? null,
     });
-    return rows.map((r) => decodeTouch(nodeProps(r.t)));
+    return this.#touches(rows.map((r) => nodeProps(r.t)));
   }
 
   async leasePending(
@@ -270,40 +375,45 @@ export class GraphStore implements Store {
     retrySettledBefore?: string,
   ): Promise<Touch[]> {
     const won: Props[] = [];
-    for (let attempt = 0; attempt < LEASE_ATTEMPTS && won.length < limit; attempt++) {
+    const params = () => {
       const now = Date.now();
-      const rows = await this.#tx("write", (run) =>
-        run(Q.LEASE_PENDING, {
-          owner,
-          now,
-          until: now + leaseMs,
-          limit: limit - won.length,
-          user: this.#leaseUser,
-          retry: retrySettledBefore ?? "",
-        }));
+      return {
+        owner,
+        now,
+        until: now + leaseMs,
+        limit: limit - won.length,
+        user: this.#leaseUser,
+        retry: retrySettledBefore ?? "",
+      };
+    };
+    // After a lease that found fewer than asked, the next (a Sweep's last) most
+    // likely finds nothing: a read answers that, the lease itself is a write.
+    if (this.#leasedShort && (await this.#read(Q.LEASE_PROBE, params())).length === 0) {
+      return [];
+    }
+    for (let attempt = 0; attempt < LEASE_ATTEMPTS && won.length < limit; attempt++) {
+      const rows = await this.#write(Q.LEASE_PENDING, params());
       for (const r of rows) if (r.won) won.push(nodeProps(r.t));
       // Only Touches another sweep took first can make a retry find more.
       if (rows.every((r) => r.won)) break;
     }
+    this.#leasedShort = won.length < limit;
     won.sort((a, b) =>
       String(a.recorded_at).localeCompare(String(b.recorded_at)) ||
-      (a.seq as number) - (b.seq as number)
+      Number(a.seq) - Number(b.seq)
     );
-    return won.map(decodeTouch);
+    return this.#touches(won);
   }
 
   async settleTouch(id: string, owner: string, settlement: Settlement): Promise<void> {
-    await this.#tx("write", async (run) => {
-      const held = await run(Q.SETTLE[settlement.status], {
-        id,
-        owner,
-        now: new Date().toISOString(),
-        target: settlement.status === "resolved" ? settlement.target : null,
-        reason: settlement.status === "unresolved" ? settlement.reason : null,
-        detail: settlement.status === "unresolved" ? settlement.detail ?? null : null,
-        failure: settlement.status === "pending" ? settlement.failure ?? null : null,
-      });
-      if (held.length && settlement.status === "resolved") await run(Q.LINK_TOUCHES, { ids: [id] });
+    await this.#write(Q.SETTLE[settlement.status], {
+      id,
+      owner,
+      now: new Date().toISOString(),
+      target: settlement.status === "resolved" ? settlement.target : null,
+      reason: settlement.status === "unresolved" ? settlement.reason : null,
+      detail: settlement.status === "unresolved" ? settlement.detail ?? null : null,
+      failure: settlement.status === "pending" ? settlement.failure ?? null : null,
     });
   }
 
@@ -315,13 +425,13 @@ export class GraphStore implements Store {
     const params = forgetParams(userId, query);
     if (options.dryRun) {
       const rows = await this.#read(Q.FORGET_PREVIEW, params);
-      return rows.map((r) => decodeTouch(nodeProps(r.t)));
+      return this.#touches(rows.map((r) => nodeProps(r.t)));
     }
     return await this.#tx("write", async (run) => {
       const rows = await run(Q.FORGET_TOUCHES, params);
       const sids = [...new Set(rows.map((r) => r.sid).filter((s) => typeof s === "string"))];
       if (sids.length) await run(Q.DROP_EMPTY_SESSIONS, { sids });
-      return rows.map((r) => decodeTouch(r.was as Props));
+      return this.#touches(rows.map((r) => r.was as Props));
     });
   }
 
@@ -329,7 +439,11 @@ export class GraphStore implements Store {
 
   async putResources(writes: ResourceWrite[]): Promise<void> {
     for (let i = 0; i < writes.length; i += BATCH) {
-      await this.#tx("write", (run) => this.#putBatch(run, writes.slice(i, i + BATCH)));
+      const batch = writes.slice(i, i + BATCH);
+      await this.#tx("write", (run) => this.#putBatch(run, batch));
+      for (const { resource: r, aliases = [] } of batch) {
+        for (const key of [r.address, ...aliases]) this.#written.set(key, r.node_id);
+      }
     }
     await this.#mirrored((local) => local.putResources(writes));
   }
@@ -349,15 +463,23 @@ export class GraphStore implements Store {
     );
     const [, found] = await Promise.all([
       run(Q.WRITE_LOCK),
-      run(Q.BEFORE_WRITE, { ids, claims, addresses }),
+      run(Q.BEFORE_WRITE, {
+        ids,
+        claims,
+        addresses,
+        owned: OWNED_RESOURCE_KEYS,
+        relationships: Q.ABSORBED_RELATIONSHIPS,
+      }),
     ]);
-    const before = new Map<string, string>();
-    const pairs: Props[] = [];
+    // Stored before, and where (null: another writer released its address).
+    const before = new Map<string, string | null>();
+    const absorbed: Props[] = [];
+    const released: Props[] = [];
     const pending = new Set<string>();
     let aliased = false;
-    for (const { what, a, b } of found) {
-      if (what === "previous") before.set(a as string, b as string);
-      else if (what === "stale") pairs.push({ into: a, stale: b });
+    for (const { what, a, b, own } of found) {
+      if (what === "previous") before.set(a as string, typeof b === "string" ? b : null);
+      else if (what === "stale") (own === true ? absorbed : released).push({ into: a, stale: b });
       else if (what === "pending") pending.add(a as string);
       else aliased = true;
     }
@@ -375,7 +497,7 @@ export class GraphStore implements Store {
     for (const { resource: r, aliases: asked = [] } of writes) {
       const node = r.node_id;
       const prev = before.get(node);
-      const mine = new Set([...asked, ...(prev !== undefined ? [prev] : [])]);
+      const mine = new Set([...asked, ...(typeof prev === "string" ? [prev] : [])]);
       mine.delete(r.address);
       for (const key of mine) aliases.push({ node_id: node, key });
       for (const key of [r.address, ...mine]) {
@@ -390,25 +512,26 @@ export class GraphStore implements Store {
       upserts[r.kind].push({ node_id: node, props: resourceProps(r) });
       if (thread.length) threads.push({ node_id: node, comments: thread });
       // A refetch clears what the new version may no longer have; a new Resource has nothing to clear.
-      if (prev !== undefined) {
+      if (before.has(node)) {
         refetched.push({ node_id: node, comment_ids: thread.map((c) => c.node_id) });
       }
       for (const edge of declaredEdges(r)) refs.push({ node, ...edge });
     }
     const when = (cond: boolean, ...qs: [string, Params][]) => cond ? qs : [];
+    const each = (qs: readonly string[], params: Params): [string, Params][] =>
+      qs.map((q) => [q, params]);
     const steps: [string, Params][] = [
       ...(Object.keys(upserts) as ResourceKind[]).flatMap((kind) =>
         when(upserts[kind].length > 0, [Q.UPSERT[kind], { rows: upserts[kind] }])
       ),
-      ...when(pairs.length > 0, ...Q.ABSORB.map((q): [string, Params] => [q, { pairs }])),
+      ...when(absorbed.length > 0, ...each(Q.ABSORB, { pairs: absorbed })),
+      ...when(released.length > 0, ...each(Q.RELEASE, { pairs: released })),
       ...when(aliased, [Q.SET_ALIASES[0], { addresses }]),
       ...when(aliases.length > 0, [Q.SET_ALIASES[1], { aliases }]),
       ...when(
         refetched.length > 0,
         [Q.PUT_COMMENTS[0], { rows: refetched }],
-        ...Q.CLEAR_EDGES.map((q): [string, Params] => [q, {
-          ids: refetched.map((r) => r.node_id),
-        }]),
+        ...each(Q.CLEAR_EDGES, { ids: refetched.map((r) => r.node_id) }),
       ),
       ...when(threads.length > 0, [Q.PUT_COMMENTS[1], { threads }]),
       ...when(refs.length > 0, [Q.LINK_REFERENCES, { refs }]),
@@ -418,11 +541,25 @@ export class GraphStore implements Store {
     await Promise.all(steps.map(([q, p]) => run(q, p)));
   }
 
+  /**
+   * The one Resource rows name (two nodes may share an address when another
+   * writer put them there): the one that can be read, most recently fetched.
+   */
+  #pick(candidates: (Resource | null)[]): Resource | null {
+    let best: Resource | null = null;
+    for (const r of candidates) {
+      if (r !== null && (best === null || r.fetched_at > best.fetched_at)) best = r;
+    }
+    return best;
+  }
+
+  #resource(row: Props): Resource | null {
+    return decodeResource(row.n as GraphNode, row.comments as GraphNode[], this.#skip);
+  }
+
   async getResource(address: string): Promise<Resource | null> {
     const rows = await this.#read(Q.GET_RESOURCE, { key: address });
-    if (rows.length === 0) return null;
-    const comments = (rows[0].comments as unknown[]).map(nodeProps);
-    return decodeResource(nodeProps(rows[0].n), comments);
+    return this.#pick(rows.map((r) => this.#resource(r)));
   }
 
   /** Many Resources by address or alias in one query; missing ones are left out. */
@@ -431,10 +568,9 @@ export class GraphStore implements Store {
     if (addresses.length === 0) return out;
     const rows = await this.#read(Q.GET_RESOURCES, { keys: addresses });
     for (const r of rows) {
-      out.set(
-        r.k as string,
-        decodeResource(nodeProps(r.n), (r.comments as unknown[]).map(nodeProps)),
-      );
+      const k = r.k as string;
+      const best = this.#pick([out.get(k) ?? null, this.#resource(r)]);
+      if (best !== null) out.set(k, best);
     }
     return out;
   }
@@ -444,22 +580,19 @@ export class GraphStore implements Store {
     if (addresses.length === 0) return heads;
     const rows = await this.#read(Q.GET_HEADS, { keys: addresses });
     for (const r of rows) {
-      heads.set(r.k as string, {
-        node_id: r.node_id as string,
-        kind: r.kind as ResourceKind,
-        address: r.address as string,
-        title: (r.title as string | null) ?? null,
-        fetched_at: r.fetched_at as string,
-        updated_at: r.updated_at as string,
-        etag: (r.etag as string | null) ?? null,
-      });
+      const head = decodeHead(r.n as GraphNode, this.#skip);
+      const k = r.k as string;
+      const had = heads.get(k);
+      if (head !== null && (had === undefined || head.fetched_at > had.fetched_at)) {
+        heads.set(k, head);
+      }
     }
     return heads;
   }
 
   async touchFetchedAt(addresses: string[], fetchedAt: string): Promise<void> {
     if (addresses.length === 0) return;
-    await this.#tx("write", (run) => run(Q.TOUCH_FETCHED_AT, { keys: addresses, at: fetchedAt }));
+    await this.#write(Q.TOUCH_FETCHED_AT, { keys: addresses, at: fetchedAt });
     await this.#mirrored((local) => local.touchFetchedAt(addresses, fetchedAt));
   }
 
@@ -470,8 +603,8 @@ export class GraphStore implements Store {
     for (
       const [kind, from, to] of [...rows[0].outs as unknown[][], ...rows[0].ins as unknown[][]]
     ) {
-      if (kind === null || from === null || to === null) continue;
-      const e = { kind: kind as EdgeKind, from: from as string, to: to as string };
+      if (typeof kind !== "string" || typeof from !== "string" || typeof to !== "string") continue;
+      const e = { kind: kind as EdgeKind, from, to };
       seen.set(`${e.kind}\u0000${e.from}\u0000${e.to}`, e);
     }
     return [...seen.values()].sort((a, b) =>
@@ -482,43 +615,71 @@ export class GraphStore implements Store {
   // --- Listings ------------------------------------------------------------------
 
   async putListing(listing: Listing, members: string[]): Promise<void> {
-    await this.#tx("write", async (run) => {
-      const [, resolved] = await Promise.all([
-        run(Q.WRITE_LOCK),
-        run(Q.RESOLVE_KEYS, { keys: [...new Set(members)] }),
-      ]);
-      const nodeOf = new Map(resolved.map((r) => [r.k as string, r.node_id as string]));
-      const seen = new Set<string>();
-      const rows: Props[] = [];
-      for (const address of members) {
-        const node = nodeOf.get(address);
-        if (node === undefined || seen.has(node)) continue;
-        rows.push({ node_id: node, position: seen.size });
-        seen.add(node);
-      }
-      // A member that could not be stored makes the Listing partial: it must not pass for complete.
-      const complete = listing.fully_expanded && rows.length >= listing.member_count;
-      const props = listingProps(listing, rows.length, complete);
-      await Promise.all([
-        run(Q.PUT_LISTING[0], { props }),
-        run(Q.PUT_LISTING[1], { key: listing.key, members: rows }),
-        run(Q.PUT_LISTING[2], { key: listing.key }),
-      ]);
-    });
+    const unique = [...new Set(members)];
+    const known = unique.every((a) => this.#written.has(a));
+    try {
+      await this.#tx("write", (run) => this.#putListing(run, listing, members, known));
+    } catch (e) {
+      if (!(e instanceof MembersMoved)) throw e;
+      await this.#tx("write", (run) => this.#putListing(run, listing, members, false));
+    }
     await this.#mirrored((local) => local.putListing(listing, members));
+  }
+
+  /**
+   * One Listing write. Members this store wrote are known by node id, and
+   * then everything goes in one flight; a member no longer found there (another
+   * writer folded it away meanwhile) undoes it, to be written again with every
+   * member looked up.
+   */
+  async #putListing(
+    run: Runner,
+    listing: Listing,
+    members: string[],
+    known: boolean,
+  ): Promise<void> {
+    const lock = run(Q.WRITE_LOCK);
+    const nodeOf = known ? this.#written : new Map(
+      (await Promise.all([lock, run(Q.RESOLVE_KEYS, { keys: [...new Set(members)] })]))[1]
+        .map((r) => [r.k as string, r.node_id as string]),
+    );
+    const seen = new Set<string>();
+    const rows: Props[] = [];
+    for (const address of members) {
+      const node = nodeOf.get(address);
+      if (node === undefined || seen.has(node)) continue;
+      rows.push({ node_id: node, position: seen.size });
+      seen.add(node);
+    }
+    // A member that could not be stored makes the Listing partial: it must not pass for complete.
+    const complete = listing.fully_expanded && rows.length >= listing.member_count;
+    const props = listingProps(listing, rows.length, complete);
+    const [, , drawn] = await Promise.all([
+      lock,
+      run(Q.PUT_LISTING[0], { props }),
+      run(Q.PUT_LISTING[1], { key: listing.key, members: rows }),
+      run(Q.PUT_LISTING[2], { key: listing.key }),
+    ]);
+    if (known && Number(drawn[0]?.n ?? 0) !== rows.length) throw new MembersMoved();
   }
 
   async getListing(key: string): Promise<Listing | null> {
     const rows = await this.#read(Q.GET_LISTING, { key });
-    return rows.length ? decodeListing(nodeProps(rows[0].l)) : null;
+    return rows.length ? decodeListing(nodeProps(rows[0].l), this.#skip) : null;
+  }
+
+  #listings(rows: Props[]): Listing[] {
+    return rows.flatMap((r) => {
+      const l = decodeListing(nodeProps(r.l), this.#skip);
+      return l === null ? [] : [l];
+    });
   }
 
   async findListings(owner: string, repo: string, kind: ListingKind): Promise<Listing[]> {
     const rows = await this.#read(Q.FIND_LISTINGS, {
-      repo: `github:${owner.toLowerCase()}/${repo.toLowerCase()}`,
-      kind,
+      prefix: `github:${owner.toLowerCase()}/${repo.toLowerCase()}/${kind}?`,
     });
-    return rows.map((r) => decodeListing(nodeProps(r.l)));
+    return this.#listings(rows);
   }
 
   async listingMembers(
@@ -528,22 +689,9 @@ export class GraphStore implements Store {
     const from = Math.max(0, range?.offset ?? 0);
     const to = range ? from + Math.max(0, range.limit) : Number.MAX_SAFE_INTEGER;
     const rows = await this.#read(Q.LISTING_MEMBERS, { key, from, to });
-    return rows.map((r) => {
-      const n = nodeProps(r.n);
-      return {
-        position: r.position as number,
-        address: n.address as string,
-        number: n.number as number,
-        kind: n.kind as ListingMember["kind"],
-        title: n.title as string,
-        state: n.state as ListingMember["state"],
-        author: (n.author as string | undefined) ?? null,
-        labels: (n.labels as string[] | undefined) ?? [],
-        assignees: (n.assignees as string[] | undefined) ?? [],
-        milestone: (n.milestone as string | undefined) ?? null,
-        updated_at: n.updated_at as string,
-        comment_count: (n.comment_count as number | undefined) ?? 0,
-      };
+    return rows.flatMap((r) => {
+      const m = decodeMember(Number(r.position), r.n as GraphNode, this.#skip);
+      return m === null ? [] : [m];
     });
   }
 
@@ -552,13 +700,13 @@ export class GraphStore implements Store {
   async userStats(userId: string, since?: string): Promise<UserStats> {
     requireUser(userId);
     const params = { user: userId, since: since ?? null };
-    const [groups, avoided] = await this.#tx(
+    const [groups, served] = await this.#tx(
       "read",
-      (run) => Promise.all([run(Q.TOUCH_COUNTS, params), run(Q.REQUESTS_AVOIDED, params)]),
+      (run) => Promise.all([run(Q.TOUCH_COUNTS, params), run(Q.SERVED_READS, params)]),
     );
     const stats: UserStats = {
       cache_reads: { hit: 0, subsumed: 0, miss: 0 },
-      requests_avoided: (avoided[0]?.n as number | null) ?? 0,
+      requests_avoided: served.reduce((n, r) => n + requestsAvoided(r), 0),
       pending: 0,
       oldest_pending: null,
       resolved: 0,
@@ -585,28 +733,39 @@ export class GraphStore implements Store {
       "read",
       (run) => Promise.all([run(Q.RESOURCE_COUNTS), run(Q.COMMENT_COUNT), run(Q.LISTING_COUNT)]),
     );
-    const resources: Record<ResourceKind, number> = { repository: 0, issue: 0, pull_request: 0 };
-    for (const k of kinds) resources[k.kind as ResourceKind] = k.n as number;
+    const count = (v: unknown) => (typeof v === "number" ? v : 0);
     return {
-      resources,
-      comments: comments[0].n as number,
-      listings: listings[0].n as number,
+      resources: {
+        repository: count(kinds[0]?.repository),
+        issue: count(kinds[0]?.issue),
+        pull_request: count(kinds[0]?.pull_request),
+      },
+      comments: count(comments[0]?.n),
+      listings: count(listings[0]?.n),
       size_bytes: null,
     };
   }
 
   // --- Sync (outbox and local index) ---------------------------------------------
 
-  /** Address, fetch time and GitHub update time of every stored Resource. */
+  /**
+   * Address, fetch time and GitHub update time of every stored Resource that
+   * has an address, times as the decoder reads them (another writer's may be
+   * in another form).
+   */
   async allHeads(): Promise<{ address: string; fetched_at: string; updated_at: string }[]> {
     const rows = await this.#read(Q.ALL_HEADS);
-    return rows as { address: string; fetched_at: string; updated_at: string }[];
+    return rows.flatMap((r) => {
+      const [fetched, updated] = [isoTime(r.fetched_at), isoTime(r.updated_at)];
+      return typeof r.address === "string" && fetched !== null && updated !== null
+        ? [{ address: r.address, fetched_at: fetched, updated_at: updated }]
+        : [];
+    });
   }
 
-  /** Every stored Listing. */
+  /** Every stored Listing that can be read. */
   async allListings(): Promise<Listing[]> {
-    const rows = await this.#read(Q.ALL_LISTINGS);
-    return rows.map((r) => decodeListing(nodeProps(r.l)));
+    return this.#listings(await this.#read(Q.ALL_LISTINGS));
   }
 
   /**
@@ -629,7 +788,39 @@ export class GraphStore implements Store {
   }
 }
 
-type Runner = (query: string, params?: Params) => Promise<Props[]>;
+/** Runs `work` in an explicit transaction on `session`: committed if it succeeds, else rolled back. */
+async function inTransaction<T>(
+  session: Session,
+  work: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  const tx = session.beginTransaction();
+  try {
+    const out = await work(tx);
+    await tx.commit();
+    return out;
+  } catch (e) {
+    if (tx.isOpen()) await tx.rollback().catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * What an answered read would have cost GitHub, from what served it: an
+ * item 1 request plus one per 100 comments; a listing one per 100 members
+ * (up to what was asked) plus one per member; a repository 2 (metadata and
+ * README).
+ */
+function requestsAvoided(row: Props): number {
+  if (row.listing === true) {
+    const members = wholeNumber(row.members) ?? 0;
+    const asked = wholeNumber(row.asked);
+    const m = asked !== null && asked < members ? asked : members;
+    return Math.floor((m + 99) / 100) + m;
+  }
+  if (row.stored !== true) return 0;
+  if (row.repository === true) return 2;
+  return 1 + Math.floor(((wholeNumber(row.comments) ?? 0) + 99) / 100);
+}
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -653,31 +844,11 @@ function plain(v: unknown): unknown {
 }
 
 /**
- * Creates the constraints and indexes unless this schema is recorded as
- * applied already (one lookup instead of a statement per index: commands
- * open the store on every run).
- */
-async function ensureSchema(session: Session, dialect: Dialect): Promise<void> {
-  const statements = ddl(dialect);
-  const tag = schemaTag([...statements, ...Q.UPGRADES]);
-  const seen = await session.run(Q.SCHEMA_APPLIED, { tag });
-  if (seen.records.length) return;
-  for (const statement of statements) {
-    try {
-      await session.run(statement);
-    } catch (e) {
-      if (!isAlreadyExists(firstLine(e))) throw e;
-    }
-  }
-  if (dialect === "neo4j") await session.run("CALL db.awaitIndexes(60)");
-  for (const upgrade of Q.UPGRADES) await session.run(upgrade);
-  await session.run(Q.RECORD_SCHEMA, { tag });
-}
-
-/**
- * Connects to a graph server, detects its dialect and makes sure the schema
- * (constraints and indexes) exists. Throws {@link StoreUnavailableError} when
- * the server cannot be reached.
+ * Connects to a graph server, finds out which one it is and refuses one
+ * older than rgraph runs on, and makes sure the schema is set up. Throws
+ * {@link StoreUnavailableError} when the server cannot be reached, and
+ * {@link UnsupportedStoreError} when it is too old or its schema cannot be
+ * set up.
  */
 export async function connectGraph(
   target: GraphTarget,
@@ -692,34 +863,53 @@ export async function connectGraph(
       disableLosslessIntegers: true,
       connectionTimeout: 5000,
       connectionAcquisitionTimeout: 10_000,
-      maxTransactionRetryTime: 10_000,
       userAgent: "rgraph",
     });
   } catch (e) {
     throw unreachable(target.url, e);
   }
+  const where = printableUrl(target.url);
   try {
     const info = await driver.getServerInfo({ database: target.database ?? undefined });
     const session = driver.session({ database: target.database ?? undefined });
     try {
-      let component: string | null = null;
-      if (!/memgraph/i.test(info.agent ?? "")) {
-        try {
-          const r = await session.run("CALL dbms.components() YIELD name RETURN name");
-          component = String(r.records[0]?.get("name") ?? "");
-        } catch {
-          component = null;
-        }
+      const run = async (q: string, p: Params = {}) =>
+        rowsOf(await session.run(q, bolt(p) as Params));
+      const server = await identify(info.agent ?? "", run);
+      const refused = refusal(server);
+      if (refused !== null) {
+        throw new UnsupportedStoreError(
+          `${where}: ${refused}`,
+          `upgrade the server to ${
+            serverName({ ...server, version: MINIMUM_VERSION[server.kind], edition: null })
+          } or later`,
+        );
       }
-      const dialect = dialectOf(info.agent ?? "", component);
-      await ensureSchema(session, dialect);
-      return new GraphStore(driver, target, dialect, options);
+      const setup: SchemaSession = {
+        run,
+        write: (q, p = {}) =>
+          retrying(() =>
+            inTransaction(session, async (tx) => rowsOf(await tx.run(q, bolt(p) as Params)))
+          ),
+      };
+      try {
+        await ensureSchema(setup, server);
+      } catch (e) {
+        if (isUnreachable(e)) throw e;
+        throw new UnsupportedStoreError(
+          `${where}: its schema could not be set up: ${firstLine(e)}`,
+          "check that the user may create indexes and constraints on the server",
+          e,
+        );
+      }
+      return new GraphStore(driver, target, server, options);
     } finally {
       await session.close();
     }
   } catch (e) {
     await driver.close();
-    // Any server-side refusal here (authentication, unknown database) also means no shared store.
+    if (e instanceof UnsupportedStoreError) throw e;
+    // Any other server-side refusal here (authentication, unknown database) also means no shared store.
     if (isUnreachable(e) || e instanceof neo4j.Neo4jError) throw unreachable(target.url, e);
     throw e;
   }

@@ -1,0 +1,197 @@
+/**
+ * Schema setup: rgraph's constraints and indexes, and the upgrades of data
+ * earlier versions wrote, applied once per server, schema and server
+ * version, one process at a time.
+ *
+ * Every command opens the store, so the common case is one read: the
+ * schema record (`(:RgraphLock {name: 'schema'})`) lists the setups applied
+ * (`tags`), and this one is among them. Otherwise:
+ * 1. the lock node's own uniqueness rule is created (so the claim below
+ *    cannot be duplicated by two processes creating it at once);
+ * 2. the setup is claimed with a lease on the record (a short transaction:
+ *    DDL runs outside transactions, and on Memgraph it waits for every open
+ *    one, so a claim held open would block its own holder); a process that
+ *    finds a live claim of another waits for it to finish;
+ * 3. each statement runs on its own, retried while the server is busy
+ *    (Memgraph's storage-access timeouts); "already exists" counts as done;
+ *    a uniqueness rule that stored data refuses (duplicates, or another
+ *    writer's plain index on the same key) becomes a plain index, and the
+ *    record says so (`degraded`, shown by `rgraph doctor`);
+ * 4. the upgrades not yet run on this server run, each in a transaction;
+ * 5. the record is written and the claim given up.
+ *
+ * @example
+ * ```ts
+ * import { ensureSchema } from "./schema.ts";
+ * const state = await ensureSchema(session, server);
+ * state.degraded; // [] when every rule is in force
+ * ```
+ * @module
+ */
+
+import * as Q from "./cypher.ts";
+import { obsoleteSchema, schema, type SchemaRule, schemaStatements, schemaTag } from "./model.ts";
+import { isAlreadyExists, isRefusedByData, retrying, type RetryPolicy } from "./retry.ts";
+import { type ServerIdentity, serverName } from "./server.ts";
+
+type Rows = Record<string, unknown>[];
+
+/** What schema setup needs of a connection. */
+export interface SchemaSession {
+  /** One statement on its own (auto-commit; DDL must be). */
+  run(query: string, params?: Record<string, unknown>): Promise<Rows>;
+  /** One statement in a write transaction, retried as every write is. */
+  write(query: string, params?: Record<string, unknown>): Promise<Rows>;
+}
+
+/** What the schema record says. */
+export interface SchemaState {
+  /** Whether this rgraph's setup is among those applied. */
+  current: boolean;
+  tag: string;
+  /** When and on which server the last setup ran. */
+  applied_at: string | null;
+  server: string | null;
+  /** Uniqueness rules in force only as plain indexes, and why. */
+  degraded: string[];
+}
+
+/** How long a claim lasts, and how long a process waits for another's. */
+const CLAIM_MS = 30_000;
+const WAIT_MS = 60_000;
+const POLL_MS = 150;
+/** How many applied setups the record remembers (teammates may run other rgraph versions). */
+const KEPT_TAGS = 8;
+
+/** The setup for this server: its statements and tag. */
+function plan(server: ServerIdentity): { tag: string; rules: SchemaRule[] } {
+  const rules = schema();
+  const statements = rules.flatMap((r) => schemaStatements(server.kind, r));
+  const tag = schemaTag([
+    ...obsoleteSchema(server.kind),
+    ...statements,
+    `upgrades ${Q.UPGRADES.length}`,
+    `${server.kind} ${server.version ?? ""}`,
+  ]);
+  return { tag, rules };
+}
+
+function stateOf(props: Record<string, unknown> | undefined, tag: string): SchemaState {
+  const text = (v: unknown) => (typeof v === "string" ? v : null);
+  const tags = Array.isArray(props?.tags) ? props.tags : [];
+  const degraded = Array.isArray(props?.degraded)
+    ? props.degraded.filter((d): d is string => typeof d === "string")
+    : [];
+  return {
+    current: tags.includes(tag),
+    tag,
+    applied_at: text(props?.applied_at),
+    server: text(props?.server),
+    degraded,
+  };
+}
+
+/** Reads the schema record (with `run`, one statement on its own) without changing anything. */
+export async function schemaState(
+  run: SchemaSession["run"],
+  server: ServerIdentity,
+): Promise<SchemaState> {
+  const rows = await run(Q.SCHEMA_STATE);
+  return stateOf(
+    (rows[0]?.s as { properties?: Record<string, unknown> })?.properties,
+    plan(server).tag,
+  );
+}
+
+/** Runs one DDL statement, retried while the server is busy; "already exists" is success. */
+async function ddl(s: SchemaSession, statement: string, policy: Partial<RetryPolicy>) {
+  try {
+    await retrying(() => s.run(statement), policy);
+  } catch (e) {
+    if (!isAlreadyExists(e)) throw e;
+  }
+}
+
+/** Creates one rule; a uniqueness rule stored data refuses becomes an index (returned: why). */
+async function applyRule(
+  s: SchemaSession,
+  server: ServerIdentity,
+  rule: SchemaRule,
+  policy: Partial<RetryPolicy>,
+): Promise<string | null> {
+  try {
+    for (const statement of schemaStatements(server.kind, rule)) await ddl(s, statement, policy);
+    return null;
+  } catch (e) {
+    if (!rule.unique || !isRefusedByData(e)) throw e;
+    for (const statement of schemaStatements(server.kind, rule, true)) {
+      await ddl(s, statement, policy);
+    }
+    // Neo4j names the clashing nodes on its second line.
+    const why = String((e as Error)?.message ?? e).replace(/\s+/g, " ").slice(0, 240);
+    return `${rule.label}.${rule.property} is indexed but not unique: ${why}`;
+  }
+}
+
+/**
+ * Makes sure rgraph's schema is applied on this server (see the module
+ * comment), returning the record's state.
+ */
+export async function ensureSchema(
+  s: SchemaSession,
+  server: ServerIdentity,
+  policy: Partial<RetryPolicy> = {},
+): Promise<SchemaState> {
+  const { tag, rules } = plan(server);
+  const first = await schemaState((q) => s.run(q), server);
+  if (first.current) return first;
+
+  const [lockRule, ...rest] = rules;
+  const degraded: string[] = [];
+  const lockProblem = await applyRule(s, server, lockRule, policy);
+  if (lockProblem) degraded.push(lockProblem);
+
+  const me = crypto.randomUUID();
+  const sleep = policy.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  const now = policy.now ?? Date.now;
+  const giveUp = now() + WAIT_MS;
+  let claim: Record<string, unknown>;
+  for (;;) {
+    const t = now();
+    [claim] = await s.write(Q.SCHEMA_CLAIM, { tag, me, now: t, until: t + CLAIM_MS });
+    if (claim.done) return await schemaState((q) => s.run(q), server);
+    if (!claim.busy) break;
+    if (now() > giveUp) {
+      throw new Error("another process has been setting up the graph store's schema for a minute");
+    }
+    await sleep(POLL_MS);
+  }
+
+  for (const statement of obsoleteSchema(server.kind)) await ddl(s, statement, policy);
+  for (const rule of rest) {
+    const problem = await applyRule(s, server, rule, policy);
+    if (problem) degraded.push(problem);
+  }
+  if (server.kind === "neo4j") await s.run("CALL db.awaitIndexes(60)");
+  await s.write(Q.MAKE_WRITE_LOCK);
+  const done = Number(claim.model ?? 0);
+  for (const upgrade of Q.UPGRADES.slice(Number.isSafeInteger(done) ? done : 0)) {
+    await s.write(upgrade);
+  }
+  const tags = Array.isArray(claim.tags) ? claim.tags.filter((x) => x !== tag) : [];
+  await s.write(Q.SCHEMA_RECORD, {
+    tag,
+    tags: [...tags, tag].slice(-KEPT_TAGS),
+    model: Q.UPGRADES.length,
+    server: serverName(server),
+    at: new Date(now()).toISOString(),
+    degraded,
+  });
+  return {
+    current: true,
+    tag,
+    applied_at: new Date(now()).toISOString(),
+    server: serverName(server),
+    degraded,
+  };
+}
