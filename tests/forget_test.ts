@@ -362,3 +362,29 @@ Deno.test("forget scrubs a file written before deletes were zeroed: old copies i
     await sb.cleanup();
   }
 });
+
+Deno.test("forget takes Touches a hook kept in the spool (the store was busy) as well: none comes back later", async () => {
+  const sb = await sandbox();
+  try {
+    await hook(sb, SESSION_B, bash(`gh issue view 3 -R ${BIG}`));
+    // Another process holds the write lock: the next hook keeps its Touch in the spool.
+    const db = new DatabaseSync(sb.dbPath);
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      await hook(sb, SECRET_A, bash(`gh issue view 7 -R ${BIG}`));
+    } finally {
+      db.exec("ROLLBACK");
+      db.close();
+    }
+    const spool = `${sb.dir}/data/rgraph/touch-spool`;
+    assert.equal([...Deno.readDirSync(spool)].length, 1, "the hook kept its Touch");
+
+    const done = await forgetJson(sb, ["--session", SECRET_A]);
+    assert.deepEqual(done.touches.map((t: TouchJson) => t.address), [key(7)]);
+    assert.deepEqual([...Deno.readDirSync(spool)], [], "nothing left to record later");
+    assert.deepEqual((await touchesOf(sb)).map((t) => t.session_id), [SESSION_B]);
+    assert.equal(total(await occurrences(sb.dbPath, SECRET_A)), 0);
+  } finally {
+    await sb.cleanup();
+  }
+});

@@ -95,6 +95,8 @@ export async function forgetTouches(
   }
   const store = openEmbeddedStore(config.store.path);
   try {
+    // Touches a hook kept in the spool are the user's too: recorded first, forgotten with the rest.
+    await drainSpool(store);
     const touches = await store.forgetTouches(userId, query, options);
     return { touches, local: touches.length, shared: null };
   } finally {

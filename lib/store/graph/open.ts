@@ -115,6 +115,8 @@ export async function forgetEverywhere(
   }
   const local = openEmbeddedStore(config.store.path);
   try {
+    // Touches a hook kept in the spool are the user's too: recorded first, forgotten with the rest.
+    await drainSpool(local);
     const here = await local.forgetTouches(userId, query, options);
     let there: Touch[];
     try {
