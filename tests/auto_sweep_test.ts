@@ -502,6 +502,38 @@ Deno.test("doctor warns when, with automatic Sweeps on, a Touch has waited over 
     const fine = await doctor();
     assert.equal(fine.check?.warning, undefined, JSON.stringify(fine));
     assert.equal(fine.check?.ok, true);
+    assert.doesNotMatch(JSON.stringify(fine.check), /last error/, "a clean Sweep met nothing");
+
+    // GitHub keeps failing on the next item: that Sweep ends incomplete, and doctor says what it met.
+    const [owner, name] = PY.split("/");
+    w.gh.faultItem(owner, name, 5, { kind: "request", failure: 502 });
+    const again = openEmbeddedStore(w.sb.dbPath);
+    try {
+      await again.recordTouches([{
+        user_id: "alice",
+        session_id: "new",
+        provenance: "FETCHED",
+        address: `github:${PY}#5`,
+        kind: "item",
+        limit: null,
+        tool_name: "Bash",
+        tool_use_id: null,
+        agent_id: null,
+        harness: "claude-code",
+        recorded_at: new Date().toISOString(),
+        dedup_key: "new-1",
+        status: "pending",
+      }]);
+    } finally {
+      await again.close();
+    }
+    assert.equal((await w.sb.rgraph(["sweep"])).code, 0);
+    const met = await doctor();
+    assert.equal(met.check?.warning, undefined, "not yet a warning: nothing has waited an hour");
+    assert.match(
+      JSON.stringify(met.check),
+      /1 pending; last Sweep just now, incomplete; last error just now: /,
+    );
   } finally {
     await w.close();
   }

@@ -43,10 +43,10 @@ export async function sweepCheck(config: Config, now = new Date()): Promise<Chec
     return ok(NAME, `on; ${last} (pending Touches unknown: ${firstLine(e)})`);
   }
   const oldest = stats.oldest_pending;
+  const why = record.last_error
+    ? `; last error ${ago(record.last_error.at, now)}: ${record.last_error.message}`
+    : "";
   if (oldest !== null && now.getTime() - Date.parse(oldest) > WAITED_TOO_LONG_MS) {
-    const why = record.last_error
-      ? `; last error ${ago(record.last_error.at, now)}: ${record.last_error.message}`
-      : "";
     return warn(
       NAME,
       `on, but ${stats.pending} Touch${stats.pending === 1 ? " has" : "es have"} waited since ` +
@@ -54,5 +54,7 @@ export async function sweepCheck(config: Config, now = new Date()): Promise<Chec
       "'rgraph status' shows what the Sweeps met; 'rgraph sweep' fetches them now",
     );
   }
-  return ok(NAME, `on; ${stats.pending} pending; ${last}`);
+  // A last Sweep that did not finish cleanly says what it met, before anything has waited long.
+  const met = record.last !== null && record.last.outcome !== "done" ? why : "";
+  return ok(NAME, `on; ${stats.pending} pending; ${last}${met}`);
 }
