@@ -495,3 +495,23 @@ Deno.test("with XDG_DATA_HOME set, install makes the config name its store, so h
     await box.cleanup();
   }
 });
+
+Deno.test("install fills the Deno cache a harness's emptied environment reads, so the MCP server it starts answers at once", async () => {
+  const box = await sandbox();
+  try {
+    // A HOME whose Deno cache is empty (as on a new machine), while this install runs with a
+    // DENO_DIR of its own (the sandbox's): Codex would start serve-mcp with HOME's cache.
+    await Deno.remove(`${box.dir}/.cache/deno`);
+    const r = await box.rgraph(["install", "claude-code", "--scope", "user"]);
+    assert.equal(r.code, 0, r.stderr);
+    const sdk = `${box.dir}/.cache/deno/npm/registry.npmjs.org/@modelcontextprotocol/sdk`;
+    assert.ok((await Deno.stat(sdk)).isDirectory, "the MCP SDK is in HOME's Deno cache");
+    // doctor starts the server with only HOME, PATH, USER, LANG and TERM, as Codex does.
+    const d = await box.rgraph(["doctor", "--json"]);
+    const checks = JSON.parse(d.stdout) as { check: string; ok: boolean; detail: string }[];
+    const server = checks.find((c) => c.check === "claude-code (user) MCP server");
+    assert.equal(server?.ok, true, JSON.stringify(server));
+  } finally {
+    await box.cleanup();
+  }
+});

@@ -14,6 +14,9 @@
  * only when the sources' text or the fallback command differ
  * ({@link HookBundleManifest.key}).
  *
+ * Install also fills the Deno caches harness-started processes read with
+ * every command's dependencies ({@link cacheDependencies}).
+ *
  * @module
  */
 
@@ -31,11 +34,7 @@ import project from "../../deno.json" with { type: "json" };
 export const BUNDLE_ENTRY = "hook_bundled.js";
 
 /** What to bundle, with which Deno, into which folder. */
-export interface BundleSpec {
-  /** The Deno that bundles and runs it. */
-  deno: string;
-  /** The checkout's root (where main.ts and deno.json are). */
-  checkout: string;
+export interface BundleSpec extends Checkout {
   /** The bundle's folder. */
   dir: string;
   /** The normal command's argv (before `--config … hook …`), for a stale bundle to run. */
@@ -49,12 +48,24 @@ export function bundleDir(dataDir: string, mainPath: string): string {
 
 const dec = new TextDecoder();
 
-async function deno(spec: BundleSpec, args: string[]): Promise<string> {
+/** A checkout and the Deno that runs it. */
+export interface Checkout {
+  deno: string;
+  /** The checkout's root (where main.ts and deno.json are). */
+  checkout: string;
+}
+
+async function deno(
+  spec: Checkout,
+  args: string[],
+  env?: Record<string, string>,
+): Promise<string> {
   const out = await new Deno.Command(spec.deno, {
     args,
     cwd: spec.checkout,
     stdout: "piped",
     stderr: "piped",
+    ...(env ? { env, clearEnv: true } : {}),
   }).output();
   if (out.code !== 0) {
     const why = dec.decode(out.stderr).trim().split("\n").at(-1) ?? "";
@@ -146,5 +157,30 @@ export async function buildHookBundle(spec: BundleSpec): Promise<"built" | "curr
     return "built";
   } finally {
     Deno.removeSync(build, { recursive: true });
+  }
+}
+
+/**
+ * Puts every command's dependencies (the MCP SDK, octokit, the Bolt driver…)
+ * in the Deno caches the processes harnesses start will read, so the first
+ * `serve-mcp` a harness starts does not download them while the harness
+ * waits for it. A harness may start rgraph with an emptied environment
+ * (Codex keeps PATH, HOME, LANG, TERM and USER), which makes Deno use its
+ * default cache under HOME whatever DENO_DIR this install ran with: both are
+ * filled. A no-op once they hold everything.
+ */
+export async function cacheDependencies(spec: Checkout): Promise<void> {
+  const entries = [
+    `${spec.checkout}/main.ts`,
+    ...[...Deno.readDirSync(`${spec.checkout}/commands`)]
+      .filter((e) => e.isFile && e.name.endsWith(".ts"))
+      .map((e) => `${spec.checkout}/commands/${e.name}`)
+      .sort(),
+  ];
+  const args = ["install", "--quiet", "--entrypoint", ...entries];
+  await deno(spec, args);
+  if (Deno.env.get("DENO_DIR") !== undefined) {
+    const { DENO_DIR: _, ...harnessEnv } = Deno.env.toObject();
+    await deno(spec, args, harnessEnv);
   }
 }

@@ -17,7 +17,14 @@ import pluginSource from "./opencode_plugin.js" with { type: "text" };
 import { configPath, loadConfig } from "../config.ts";
 import { UserError } from "../errors.ts";
 import { type HookBundleRef, type Invocation, invocation } from "./command.ts";
-import { buildHookBundle, BUNDLE_ENTRY, bundleDir, type BundleSpec } from "./hook_bundle.ts";
+import {
+  buildHookBundle,
+  BUNDLE_ENTRY,
+  bundleDir,
+  type BundleSpec,
+  cacheDependencies,
+  type Checkout,
+} from "./hook_bundle.ts";
 import { unifiedDiff } from "./diff.ts";
 import {
   type Context,
@@ -50,6 +57,8 @@ export interface Plan {
   notes: string[];
   /** The hook bundle to build before the files are written, when the hooks run one. */
   bundle: BundleSpec | null;
+  /** The checkout harnesses will run (`deno run … main.ts`), whose dependencies install caches. */
+  checkout: Checkout | null;
 }
 
 /** Where and how: defaults are the current directory, `$HOME` and this process's own rgraph. */
@@ -202,6 +211,11 @@ export function makePlan(action: Plan["action"], harness: HarnessId, options: Pl
       fallback: ctx.invocation.argv,
     }
     : null;
+  const argv = ctx.invocation.argv;
+  const main = argv.at(-1);
+  const checkout = action === "install" && argv[1] === "run" && main?.endsWith("/main.ts")
+    ? { deno: argv[0], checkout: dirname(main) }
+    : null;
   if (action === "install") {
     const config = configChange(ctx);
     if (config.change) changes.push(config.change);
@@ -215,6 +229,7 @@ export function makePlan(action: Plan["action"], harness: HarnessId, options: Pl
     changes,
     notes,
     bundle,
+    checkout,
   };
 }
 
@@ -385,7 +400,8 @@ export function relative(root: string, path: string): string {
 }
 
 /**
- * Writes a plan: the hook bundle first (its hooks need it), then the files
+ * Writes a plan: the hook bundle first (its hooks need it) and the
+ * checkout's dependencies in the Deno caches, then the files
  * atomically (temp file + rename), removed files' emptied directories
  * pruned. Returns what the user should know about the bundle: a bundle that
  * cannot be built leaves the hooks on the normal command, which they run
@@ -402,6 +418,17 @@ export async function applyPlan(plan: Plan): Promise<string[]> {
         `the hook bundle could not be built (${
           (e as Error).message.split("\n")[0]
         }): hooks run the normal, slower command`,
+      );
+    }
+  }
+  if (plan.checkout) {
+    try {
+      await cacheDependencies(plan.checkout);
+    } catch (e) {
+      notes.push(
+        `rgraph's dependencies could not be cached (${
+          (e as Error).message.split("\n")[0]
+        }): the first start of its MCP server downloads them`,
       );
     }
   }
