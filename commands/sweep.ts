@@ -18,7 +18,7 @@
 // load only for a Sweep in this process, so a harness's session end returns at once.
 import { parseCommand, positiveInt } from "../lib/cli.ts";
 import { configPath, defaultDataDir } from "../lib/config_path.ts";
-import { UsageError, UserError } from "../lib/errors.ts";
+import { firstLine, UsageError, UserError } from "../lib/errors.ts";
 import { invocation } from "../lib/invocation.ts";
 import {
   appendSweepLog,
@@ -93,9 +93,7 @@ async function background(): Promise<number> {
     try {
       appendSweepLog(
         defaultDataDir(),
-        `${new Date().toISOString()} session end: could not start a Sweep: ${
-          String((e as Error)?.message ?? e).split("\n")[0]
-        }`,
+        `${new Date().toISOString()} session end: could not start a Sweep: ${firstLine(e)}`,
       );
     } catch {
       // Nowhere to log: staying silent is the rule for what a harness runs.

@@ -20,3 +20,16 @@ export class UsageError extends UserError {
     this.name = "UsageError";
   }
 }
+
+/**
+ * The first line of what was thrown: an error's message, or the value
+ * itself. One line is what a person reads in a report or a log.
+ *
+ * @example
+ * ```ts
+ * firstLine(new Error("no store\n  at …")); // "no store"
+ * ```
+ */
+export function firstLine(e: unknown): string {
+  return String((e as Error)?.message ?? e).split("\n")[0];
+}

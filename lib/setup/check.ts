@@ -59,11 +59,6 @@ export const warn = (check: string, detail: string, fix: string): Check => ({
   fix: stripAnsi(fix),
 });
 
-/** The first line of an error's message. */
-export function firstLine(e: unknown): string {
-  return String((e as Error)?.message ?? e).split("\n")[0];
-}
-
 /** The report as lines: `✓`/`!`/`✗` on a colour terminal, `ok`/`WARN`/`FAIL` otherwise. */
 export function formatChecks(checks: Check[], fancy: boolean): string {
   return checks.map((c) => {

@@ -12,6 +12,8 @@
  * @module
  */
 
+import { firstLine } from "../errors.ts";
+
 /** What one run produced. `code` is null when it could not start. */
 export interface ChildResult {
   code: number | null;
@@ -47,7 +49,7 @@ export async function runChild(argv: string[], options: ChildOptions): Promise<C
       stderr: "piped",
     }).spawn();
   } catch (e) {
-    const error = String((e as Error)?.message ?? e).split("\n")[0];
+    const error = firstLine(e);
     return { code: null, stdout: "", stderr: "", timedOut: false, error };
   }
   let timedOut = false;

@@ -19,7 +19,8 @@
 
 import { type Config, configPath, loadConfig } from "../config.ts";
 import { HARNESS_IDS } from "./install.ts";
-import { type Check, type DoctorOptions, fail, firstLine, ok } from "./check.ts";
+import { firstLine } from "../errors.ts";
+import { type Check, type DoctorOptions, fail, ok } from "./check.ts";
 import { storeChecks, tokenCheck } from "./doctor_store.ts";
 import { harnessChecks } from "./doctor_harness.ts";
 import { pausedUntil, pauseState } from "../capture/mod.ts";

@@ -19,7 +19,8 @@ import { parseToml } from "./toml_edit.ts";
 import { runChild } from "./child.ts";
 import { trustCheck } from "./doctor_trust.ts";
 import { versionCheck } from "./doctor_version.ts";
-import { type Check, type DoctorOptions, fail, firstLine, ok, stripAnsi } from "./check.ts";
+import { firstLine } from "../errors.ts";
+import { type Check, type DoctorOptions, fail, ok, stripAnsi } from "./check.ts";
 
 /**
  * The environment an installed command may get from its harness: Codex gives

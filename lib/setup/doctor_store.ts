@@ -13,7 +13,8 @@ import {
   StoreFaultError,
   UnsupportedStoreError,
 } from "../store/mod.ts";
-import { type Check, fail, firstLine, ok, warn } from "./check.ts";
+import { firstLine } from "../errors.ts";
+import { type Check, fail, ok, warn } from "./check.ts";
 
 function megabytes(bytes: number | null): string {
   return bytes === null ? "size unknown" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;

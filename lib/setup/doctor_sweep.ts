@@ -12,7 +12,8 @@ import type { Config } from "../config.ts";
 import { openStore } from "../store/mod.ts";
 import { readSweepRecord } from "../sweep/mod.ts";
 import { ago } from "../time.ts";
-import { type Check, firstLine, ok, warn } from "./check.ts";
+import { firstLine } from "../errors.ts";
+import { type Check, ok, warn } from "./check.ts";
 
 /** Pending longer than this, with automatic Sweeps on, is worth a warning. */
 const WAITED_TOO_LONG_MS = 60 * 60_000;

@@ -16,7 +16,8 @@ import type { HarnessId, Scope } from "./harnesses.ts";
 import { isRgraphHook } from "./command.ts";
 import { parseJsonc, toValue } from "./jsonc.ts";
 import { parseToml } from "./toml_edit.ts";
-import { type Check, fail, firstLine, ok } from "./check.ts";
+import { firstLine } from "../errors.ts";
+import { type Check, fail, ok } from "./check.ts";
 import { onPath } from "./child.ts";
 
 /** Where one installed harness's trust is checked. */

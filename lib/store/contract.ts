@@ -12,6 +12,7 @@
 
 import { UserError } from "../errors.ts";
 import type {
+  CacheOutcome,
   EdgeKind,
   Listing,
   ListingKind,
@@ -167,6 +168,46 @@ export interface UserStats {
   oldest_pending: string | null;
   resolved: number;
   unresolved: Partial<Record<UnresolvedReason, number>>;
+}
+
+/**
+ * One row of a store's count of a user's Touches, grouped by status, outcome
+ * and reason, as the store's query returns it: `status`, `outcome`,
+ * `reason`, `n` (how many) and `oldest` (when its oldest was recorded).
+ */
+export type TouchGroup = Record<string, unknown>;
+
+/**
+ * A user's stats from their Touches counted by status, outcome and reason:
+ * the same sums whichever store counted them. The oldest pending Touch is
+ * the oldest of every pending group.
+ */
+export function tallyTouches(groups: TouchGroup[], requestsAvoided: number): UserStats {
+  const stats: UserStats = {
+    cache_reads: { hit: 0, subsumed: 0, miss: 0 },
+    requests_avoided: requestsAvoided,
+    pending: 0,
+    oldest_pending: null,
+    resolved: 0,
+    unresolved: {},
+  };
+  for (const g of groups) {
+    const n = g.n as number;
+    if (g.status === "served" && g.outcome !== null) {
+      stats.cache_reads[g.outcome as CacheOutcome] += n;
+    } else if (g.status === "pending") {
+      stats.pending += n;
+      const oldest = g.oldest as string;
+      if (stats.oldest_pending === null || oldest < stats.oldest_pending) {
+        stats.oldest_pending = oldest;
+      }
+    } else if (g.status === "resolved") stats.resolved += n;
+    else if (g.status === "unresolved" && g.reason !== null) {
+      const reason = g.reason as UnresolvedReason;
+      stats.unresolved[reason] = (stats.unresolved[reason] ?? 0) + n;
+    }
+  }
+  return stats;
 }
 
 /** Counts over the shared memory. */

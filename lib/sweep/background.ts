@@ -24,6 +24,7 @@
  */
 
 import type { Config } from "../config.ts";
+import { firstLine } from "../errors.ts";
 import { drainSpool, openEmbeddedStore, type SqliteStore, type SweepSignal } from "../store/mod.ts";
 import { sweepLockHolder } from "./lock.ts";
 import { appendSweepLog, readSweepRecord, type SweepRecord } from "./record.ts";
@@ -115,7 +116,7 @@ export function startBackgroundSweeps(config: Config, rgraph: string[]): Backgro
         else quietUntil = Date.now() + Math.min(RETRY_MAX_MS, debounceMs * 2 ** ++unrecorded);
       });
     } catch (e) {
-      const problem = String((e as Error)?.message ?? e).split("\n")[0];
+      const problem = firstLine(e);
       if (problem !== logged) {
         logged = problem;
         try {

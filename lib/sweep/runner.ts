@@ -17,7 +17,7 @@
  */
 
 import type { Config } from "../config.ts";
-import { UserError } from "../errors.ts";
+import { firstLine, UserError } from "../errors.ts";
 import { openSource } from "../github/mod.ts";
 import { openStore } from "../store/mod.ts";
 import { acquireSweepLock, type LockHolder, sweepLockHolder, type SweepTrigger } from "./lock.ts";
@@ -55,7 +55,7 @@ export type SweepResult =
 
 /** An error's first line, without the configured token. */
 function message(e: unknown, token: string | null): string {
-  const text = String((e as Error)?.message ?? e).split("\n")[0];
+  const text = firstLine(e);
   return token ? text.split(token).join("[token]") : text;
 }
 
@@ -116,7 +116,7 @@ async function takeLock(config: Config, trigger: SweepTrigger) {
     await (await openStore(config)).close();
     throw new UserError(
       `cannot take the Sweep lock in ${config.data_dir} (${
-        String((e as Error)?.message ?? e).split("\n")[0]
+        firstLine(e)
       }): make that directory writable`,
     );
   }

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { firstLine } from "../../errors.ts";
 import type { Dialect } from "./model.ts";
 
 /** The server rgraph is talking to. */
@@ -44,10 +45,6 @@ const NAMES: Readonly<Record<Dialect, string>> = { memgraph: "Memgraph", neo4j: 
 
 /** One statement on its own (auto-commit), its rows as plain objects. */
 export type AutoCommit = (query: string) => Promise<Record<string, unknown>[]>;
-
-function firstLine(e: unknown): string {
-  return String((e as Error)?.message ?? e).split("\n")[0];
-}
 
 /**
  * Asks the server what it is. The agent is the Bolt server agent (Memgraph

@@ -37,12 +37,14 @@ import {
   type Settlement,
   type Store,
   StoreUnavailableError,
+  tallyTouches,
   type TouchQuery,
   UnsupportedStoreError,
   type UserStats,
 } from "../contract.ts";
 import type { SqliteStore } from "../sqlite/mod.ts";
 import { declaredEdges } from "../declared.ts";
+import { firstLine } from "../../errors.ts";
 import * as Q from "./cypher.ts";
 import {
   commentProps,
@@ -74,7 +76,6 @@ import {
 import { ensureSchema, type SchemaSession, type SchemaState, schemaState } from "./schema.ts";
 import { printableUrl } from "../bolt_url.ts";
 import type {
-  CacheOutcome,
   EdgeKind,
   Listing,
   ListingKind,
@@ -83,7 +84,6 @@ import type {
   Resource,
   ResourceKind,
   Touch,
-  UnresolvedReason,
 } from "../../types.ts";
 
 /** Resources per write transaction: bounds a transaction's size on big sweeps. */
@@ -150,10 +150,6 @@ function isUnreachable(e: unknown): boolean {
   return UNREACHABLE.has(err?.code ?? "") ||
     /ECONNREFUSED|ECONNRESET|connection refused|Could not perform discovery|Failed to connect|Pool is closed|connect(ion)? timed? ?out/i
       .test(err?.message ?? "");
-}
-
-function firstLine(e: unknown): string {
-  return String((e as Error)?.message ?? e).split("\n")[0];
 }
 
 function unreachable(url: string, e: unknown): StoreUnavailableError {
@@ -704,28 +700,7 @@ export class GraphStore implements Store {
       "read",
       (run) => Promise.all([run(Q.TOUCH_COUNTS, params), run(Q.SERVED_READS, params)]),
     );
-    const stats: UserStats = {
-      cache_reads: { hit: 0, subsumed: 0, miss: 0 },
-      requests_avoided: served.reduce((n, r) => n + requestsAvoided(r), 0),
-      pending: 0,
-      oldest_pending: null,
-      resolved: 0,
-      unresolved: {},
-    };
-    for (const g of groups) {
-      const n = g.n as number;
-      if (g.status === "served" && g.outcome !== null) {
-        stats.cache_reads[g.outcome as CacheOutcome] += n;
-      } else if (g.status === "pending") {
-        stats.pending += n;
-        stats.oldest_pending = g.oldest as string;
-      } else if (g.status === "resolved") stats.resolved += n;
-      else if (g.status === "unresolved" && g.reason !== null) {
-        const reason = g.reason as UnresolvedReason;
-        stats.unresolved[reason] = (stats.unresolved[reason] ?? 0) + n;
-      }
-    }
-    return stats;
+    return tallyTouches(groups, served.reduce((n, r) => n + requestsAvoided(r), 0));
   }
 
   async memoryStats(): Promise<MemoryStats> {

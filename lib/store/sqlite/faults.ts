@@ -16,7 +16,7 @@
  * @module
  */
 
-import { UserError } from "../../errors.ts";
+import { firstLine, UserError } from "../../errors.ts";
 
 /** Why the store's file cannot be used. */
 export type StoreFault =
@@ -72,10 +72,6 @@ const BY_MESSAGE: [RegExp, StoreFault][] = [
 /** A path as a shell reads it back, for the commands a fix suggests. */
 function shellPath(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
-}
-
-function firstLine(e: unknown): string {
-  return String((e as Error)?.message ?? e).split("\n")[0];
 }
 
 /** The fault's one line, for `path` and what SQLite (or the file system) said. */

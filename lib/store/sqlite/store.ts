@@ -25,6 +25,7 @@ import {
   type ResourceWrite,
   type Settlement,
   type Store,
+  tallyTouches,
   type TouchQuery,
   type UserStats,
 } from "../contract.ts";
@@ -856,33 +857,12 @@ export class SqliteStore implements Store {
   userStats(userId: string, since?: string): Promise<UserStats> {
     return this.#op(() => {
       requireUser(userId);
-      const stats: UserStats = {
-        cache_reads: { hit: 0, subsumed: 0, miss: 0 },
-        requests_avoided: 0,
-        pending: 0,
-        oldest_pending: null,
-        resolved: 0,
-        unresolved: {},
-      };
       const scope = { user: userId, since: since ?? null };
       const groups = this.#stmt(
         `SELECT status, outcome, reason, count(*) AS n, min(recorded_at) AS oldest FROM touches
          WHERE user_id = $user AND ($since IS NULL OR recorded_at >= $since)
          GROUP BY status, outcome, reason`,
       ).all(scope) as Row[];
-      for (const g of groups) {
-        const n = g.n as number;
-        if (g.status === "served" && g.outcome !== null) {
-          stats.cache_reads[g.outcome as CacheOutcome] += n;
-        } else if (g.status === "pending") {
-          stats.pending += n;
-          stats.oldest_pending = g.oldest as string;
-        } else if (g.status === "resolved") stats.resolved += n;
-        else if (g.status === "unresolved" && g.reason !== null) {
-          const reason = g.reason as UnresolvedReason;
-          stats.unresolved[reason] = (stats.unresolved[reason] ?? 0) + n;
-        }
-      }
       // What each answered read would have cost GitHub, from what served it,
       // as lib/sweep/cost.ts estimates it: an item 1 request plus one per 100
       // comments; a listing one per 100 members plus one per member; a
@@ -904,8 +884,7 @@ export class SqliteStore implements Store {
          WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
            AND t.status = 'served' AND t.outcome IN ('hit', 'subsumed')`,
       ).get(scope) as Row;
-      stats.requests_avoided = avoided.n as number;
-      return stats;
+      return tallyTouches(groups, avoided.n as number);
     });
   }
 
