@@ -7,7 +7,7 @@
  */
 
 import { noArguments, parseCommand } from "../lib/cli.ts";
-import { defaultDataDir } from "../lib/config_path.ts";
+import { loadConfig } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
 import { parseDuration } from "../lib/time.ts";
 import { pauseCapture, pauseLine, pauseState } from "../lib/capture/mod.ts";
@@ -40,8 +40,8 @@ export function main(args: string[]): Promise<number> {
       );
     }
   }
-  // The data directory comes from the environment alone, as the hook finds it: no config needed.
-  const dataDir = defaultDataDir();
+  // The data directory the hook reads the pause file from: the folder of the config's store.
+  const dataDir = loadConfig().data_dir;
   const now = new Date();
   pauseCapture(dataDir, forMs === null ? null : new Date(now.getTime() + forMs), now);
   const state = pauseState(dataDir, now);

@@ -5,7 +5,7 @@
  */
 
 import { noArguments, parseCommand } from "../lib/cli.ts";
-import { defaultDataDir } from "../lib/config_path.ts";
+import { loadConfig } from "../lib/config.ts";
 import { resumeCapture } from "../lib/capture/mod.ts";
 
 const SPEC = {
@@ -20,7 +20,7 @@ export function main(args: string[]): Promise<number> {
   const parsed = parseCommand(SPEC, args);
   if (parsed === null) return Promise.resolve(0);
   noArguments(SPEC, parsed.positionals);
-  const was = resumeCapture(defaultDataDir());
+  const was = resumeCapture(loadConfig().data_dir);
   console.log(
     parsed.values.json
       ? JSON.stringify({ paused: false, was_paused: was })
