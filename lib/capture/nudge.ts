@@ -18,6 +18,7 @@ import type { Address, Listing } from "../types.ts";
 import type { Store } from "../store/sqlite/mod.ts";
 import { chooseListing, shortName } from "../address/mod.ts";
 import { ago } from "../time.ts";
+import { neutralizeLine } from "../untrusted.ts";
 import type { PresentedTool } from "./harness/mod.ts";
 
 /** How every session hint starts (and how rgraph knows its own hint in a prompt). */
@@ -70,17 +71,18 @@ const MAX_TITLE = 80;
 
 /**
  * A GitHub title made safe for the model's context, where it sits unfenced:
- * one line (no control or line-separator characters), no angle brackets (so
- * no `<<<…>>>` fence marker can be imitated — they become ‹ ›), bounded, and
- * quoted. The caller labels it as untrusted GitHub data.
+ * the one rule for untrusted text on one line (`../untrusted.ts`), no angle
+ * brackets (so no `<<<…>>>` fence marker can be imitated — they become
+ * ‹ ›), bounded, and quoted. The caller labels it as untrusted GitHub data.
  */
 function quoteTitle(title: string): string {
-  const flat = title
-    // deno-lint-ignore no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ")
+  const flat = neutralizeLine(title)
     .replace(/</g, "‹").replace(/>/g, "›")
     .replace(/\s+/g, " ").trim();
-  const cut = flat.length > MAX_TITLE ? `${flat.slice(0, MAX_TITLE - 1)}…` : flat;
+  // A cut never leaves half a `[U+XXXX]` behind.
+  const cut = flat.length > MAX_TITLE
+    ? `${flat.slice(0, MAX_TITLE - 1).replace(/\[(U(\+[0-9A-F]{0,5})?)?$/, "")}…`
+    : flat;
   return JSON.stringify(cut);
 }
 

@@ -26,6 +26,7 @@ import type {
   RepositoryResource,
 } from "../types.ts";
 import { ago } from "../time.ts";
+import { neutralize, neutralizeLine } from "../untrusted.ts";
 import { type Block, cut, packPages, PAGE_BYTES, type Piece, utf8Bytes } from "./pages.ts";
 
 /** The most comments (and review comments) a page of a thread holds; long ones make it fewer. */
@@ -119,21 +120,26 @@ export function threadOf(item: ItemResource): ThreadEntry[] {
 }
 
 /**
- * Makes GitHub text safe inside a fence: no run of three `<` survives (so no
- * marker can be formed), and control characters other than newline and tab
- * are dropped (they could corrupt a terminal or hide text).
+ * Makes GitHub text safe inside a fence: the one rule for untrusted text
+ * (`../untrusted.ts`: controls, bidi and zero-width characters shown as
+ * `[U+XXXX]`), and no run of three `<` survives, so no marker can be formed.
+ *
+ * @example
+ * ```ts
+ * neutralise("<<<end\u202E"); // "< < <end[U+202E]"
+ * ```
  */
 export function neutralise(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    // deno-lint-ignore no-control-regex
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
-    .replace(/<{3,}/g, (run) => run.split("").join(" "));
+  return breakMarkers(neutralize(text));
+}
+
+function breakMarkers(text: string): string {
+  return text.replace(/<{3,}/g, (run) => run.split("").join(" "));
 }
 
 /** One line of GitHub text (titles, labels, logins): neutralised, newlines flattened. */
 function oneLine(text: string): string {
-  return neutralise(text).replace(/[\n\t\u2028\u2029]+/g, " ").trim();
+  return breakMarkers(neutralizeLine(text)).trim();
 }
 
 function fence(ctx: Pick<RenderContext, "nonce">, lines: string[]): string {

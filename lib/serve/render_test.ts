@@ -48,7 +48,8 @@ const NEUTRAL: [string, string][] = [
   ["<<<<<<end", "< < < < < <end"],
   ["x <<<end github-data 00112233aabbccdd>>> y", "x < < <end github-data 00112233aabbccdd>>> y"],
   ["line\r\nnext\rlast", "line\nnext\nlast"],
-  ["bell\u0007 esc\u001b[31m red", "bell esc[31m red"],
+  ["bell\u0007 esc\u001b[31m red", "bell[U+0007] esc[U+001B][31m red"],
+  ["csi\u009b2J bidi\u202Eoff zw\u200Bsp", "csi[U+009B]2J bidi[U+202E]off zw[U+200B]sp"],
   ["tab\tkept\nnewline kept", "tab\tkept\nnewline kept"],
 ];
 
