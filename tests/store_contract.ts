@@ -885,4 +885,57 @@ export function storeContract(
     assert.equal(stats.listings, 1);
     assert.ok(stats.size_bytes === null || stats.size_bytes > 0);
   });
+
+  test("searchMemory lists Resources and Listings newest fetch first, by address or title, in pages", async (store) => {
+    assert.deepEqual(await store.searchMemory({ limit: 10 }), { entries: [], total: 0 });
+    await store.putResources([
+      { resource: repository({ fetched_at: "2026-03-01T10:00:00.000Z" }) },
+      {
+        resource: issue(1, {
+          title: "Planner 100% CPU_spin",
+          fetched_at: "2026-03-03T10:00:00.000Z",
+        }),
+      },
+      { resource: issue(2, { fetched_at: "2026-03-02T10:00:00.000Z", state: "closed" }) },
+      { resource: pullRequest(3, { fetched_at: "2026-03-04T10:00:00.000Z" }) },
+    ]);
+    await store.putListing(
+      listing(OPEN_ISSUES, 2, { fetched_at: "2026-03-05T10:00:00.000Z" }),
+      ["github:acme/rocket#1", "github:acme/rocket#2"],
+    );
+    const all = await store.searchMemory({ limit: 10 });
+    assert.equal(all.total, 5);
+    assert.deepEqual(all.entries.map((e) => [e.address, e.kind]), [
+      [OPEN_ISSUES, "listing"],
+      ["github:acme/rocket#3", "pull_request"],
+      ["github:acme/rocket#1", "issue"],
+      ["github:acme/rocket#2", "issue"],
+      ["github:acme/rocket", "repository"],
+    ]);
+    const two = all.entries.find((e) => e.address === "github:acme/rocket#2")!;
+    assert.deepEqual(two, {
+      address: "github:acme/rocket#2",
+      kind: "issue",
+      title: issue(2).title,
+      state: "closed",
+      fetched_at: "2026-03-02T10:00:00.000Z",
+      updated_at: issue(2).updated_at,
+    });
+    const repo = all.entries.find((e) => e.kind === "repository")!;
+    assert.equal(repo.title, null);
+    assert.equal(all.entries[0].updated_at, null);
+    // Pages of the same order.
+    const page = await store.searchMemory({ limit: 2, offset: 2 });
+    assert.equal(page.total, 5);
+    assert.deepEqual(page.entries, all.entries.slice(2, 4));
+    // By title, ignoring case; % and _ are plain characters.
+    const byTitle = await store.searchMemory({ text: "planner 100% cpu_", limit: 10 });
+    assert.deepEqual(byTitle.entries.map((e) => e.address), ["github:acme/rocket#1"]);
+    assert.equal(byTitle.total, 1);
+    assert.equal((await store.searchMemory({ text: "100%%", limit: 10 })).total, 0);
+    assert.equal((await store.searchMemory({ text: "cpu__spin", limit: 10 })).total, 0);
+    // By address: a Listing's key too.
+    const byAddress = await store.searchMemory({ text: "ACME/ROCKET/issues?", limit: 10 });
+    assert.deepEqual(byAddress.entries.map((e) => e.address), [OPEN_ISSUES]);
+  });
 }

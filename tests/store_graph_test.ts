@@ -35,6 +35,7 @@ import {
   bashPayload,
   deadUrl,
   freshGraphStore,
+  graphStore,
   holdServer,
   ok,
   requireServerInCi,
@@ -827,6 +828,29 @@ for (const server of SERVERS) {
       } finally {
         await erin.cleanup();
         await emu.close();
+      }
+    },
+  });
+
+  held(server, {
+    name: name("the change mark moves when another writer records a Touch or stores a Resource"),
+    ignore,
+    async fn() {
+      const viewer = await freshGraphStore(server.url);
+      const writer = await graphStore(server.url);
+      try {
+        const first = await viewer.changeMark("alice");
+        assert.equal(await viewer.changeMark("alice"), first);
+        await writer.recordTouches([touch("alice", "github:acme/rocket#1")]);
+        const touched = await viewer.changeMark("alice");
+        assert.notEqual(touched, first);
+        await writer.putResources([{ resource: issue(1) }]);
+        const stored = await viewer.changeMark("alice");
+        assert.notEqual(stored, touched);
+        assert.equal(await viewer.changeMark("alice"), stored);
+      } finally {
+        await writer.close();
+        await viewer.close();
       }
     },
   });

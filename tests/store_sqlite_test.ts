@@ -23,12 +23,11 @@ import { listingAddress } from "../lib/address/key.ts";
 import type { Listing } from "../lib/types.ts";
 import { DatabaseSync } from "node:sqlite";
 import { UserError } from "../lib/errors.ts";
-import { countsContract } from "./store_counts_contract.ts";
 
 const dirs: string[] = [];
 
-/** A fresh store file in a directory of its own, and its removal. */
-const fresh = [
+storeContract(
+  "sqlite",
   async () => {
     const dir = await Deno.makeTempDir({ prefix: "rgraph-store-" });
     dirs.push(dir);
@@ -37,10 +36,7 @@ const fresh = [
   async () => {
     for (const dir of dirs.splice(0)) await Deno.remove(dir, { recursive: true });
   },
-] as const;
-
-storeContract("sqlite", ...fresh);
-countsContract("sqlite", ...fresh);
+);
 
 /** A test on a fresh database file in its own temporary directory, removed afterwards. */
 function dbTest(name: string, fn: (db: { dir: string; path: string }) => Promise<void>): void {
@@ -241,57 +237,6 @@ dbTest("an older database is migrated on open and keeps its Touches", async ({ p
 });
 
 dbTest(
-  "a database from before Touches were counted as they came counts the ones it holds",
-  async ({ path }) => {
-    const db = new DatabaseSync(path);
-    migrate(db, 6);
-    db.prepare(
-      `INSERT INTO resources (id, node_id, address, kind, owner, repo, number, comment_count,
-       fetched_at, updated_at)
-     VALUES (1, 'I_1', 'github:acme/rocket#1', 'issue', 'acme', 'rocket', 1, 250,
-             '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
-    ).run();
-    const insert = db.prepare(
-      `INSERT INTO touches (id, user_id, provenance, address, kind, recorded_at, dedup_key, status,
-       outcome, target, reason)
-     VALUES (?, ?, 'FETCHED', 'github:acme/rocket#1', 'item', ?, ?, ?, ?, ?, ?)`,
-    );
-    const rows = [
-      ["alice", "2026-01-02T00:00:00.000Z", "pending", null, null, null],
-      ["alice", "2026-01-01T00:00:00.000Z", "pending", null, null, null],
-      ["alice", "2026-01-03T00:00:00.000Z", "served", "hit", "github:acme/rocket#1", null],
-      ["alice", "2026-01-04T00:00:00.000Z", "served", "miss", null, null],
-      ["alice", "2026-01-05T00:00:00.000Z", "unresolved", null, null, "not_found"],
-      ["bob", "2026-01-05T00:00:00.000Z", "resolved", null, "github:acme/rocket#1", null],
-    ] as const;
-    for (const [i, r] of rows.entries()) insert.run(`t${i}`, r[0], r[1], `k${i}`, ...r.slice(2));
-    db.close();
-    const store = openEmbeddedStore(path);
-    try {
-      assert.deepEqual(await store.userStats("alice"), {
-        cache_reads: { hit: 1, subsumed: 0, miss: 1 },
-        // The item and its three pages of comments.
-        requests_avoided: 4,
-        pending: 2,
-        oldest_pending: "2026-01-01T00:00:00.000Z",
-        resolved: 0,
-        unresolved: { not_found: 1 },
-      });
-      assert.equal((await store.userStats("bob")).resolved, 1);
-      await store.forgetTouches("alice", { all: true });
-      assert.deepEqual((await store.userStats("alice")).cache_reads, {
-        hit: 0,
-        subsumed: 0,
-        miss: 0,
-      });
-      assert.equal((await store.userStats("alice")).requests_avoided, 0);
-    } finally {
-      await store.close();
-    }
-  },
-);
-
-dbTest(
   "a database from before references were turned round reads REFERENCES from mentioner to mentioned",
   async ({ path }) => {
     const db = new DatabaseSync(path);
@@ -425,4 +370,22 @@ Deno.test("sqlite store: reference URLs normalise to item keys, anything else is
     ["not a url", null],
   ];
   for (const [text, key] of cases) assert.equal(referenceKey(text), key, text);
+});
+
+dbTest("the change mark moves when another connection writes, and only then", async ({ path }) => {
+  const viewer = openEmbeddedStore(path);
+  const writer = openEmbeddedStore(path);
+  try {
+    const first = await viewer.changeMark("alice");
+    await viewer.listTouches("alice");
+    assert.equal(await viewer.changeMark("alice"), first);
+    await writer.recordTouches([touch("alice", "github:acme/rocket#1")]);
+    const touched = await viewer.changeMark("alice");
+    assert.notEqual(touched, first);
+    await writer.putResources([{ resource: issue(1) }]);
+    assert.notEqual(await viewer.changeMark("alice"), touched);
+  } finally {
+    await writer.close();
+    await viewer.close();
+  }
 });

@@ -39,5 +39,5 @@ export {
 export { DENO_FLAGS } from "./command.ts";
 export { type Check, type DoctorOptions, formatChecks, runChecks } from "./doctor.ts";
 export { formatStats, type StatsReport, statsReport } from "./stats.ts";
-export { touchJson, touchTable } from "./touches.ts";
+export { statusText, touchJson, touchTable } from "./touches.ts";
 export { forget, forgetJson, type ForgetReport, formatForget } from "./forget.ts";

@@ -219,6 +219,42 @@ export interface MemoryStats {
   size_bytes: number | null;
 }
 
+/** One thing in memory as `rgraph view` lists it: a Resource, or a Listing. */
+export interface MemoryEntry {
+  /** The Resource's current Address, or the Listing's key. */
+  address: string;
+  kind: ResourceKind | "listing";
+  /** An item's title; null for repositories and Listings. */
+  title: string | null;
+  /** An item's state (`open`, `closed`, `merged`); null for repositories and Listings. */
+  state: string | null;
+  fetched_at: string;
+  /** GitHub's `updated_at`; null for Listings, which have none. */
+  updated_at: string | null;
+}
+
+/**
+ * Which of memory to list: everything, or what has `text` in its Address or
+ * title (case-insensitive); newest fetch first, `limit` from `offset`.
+ */
+export interface MemoryQuery {
+  text?: string;
+  offset?: number;
+  limit: number;
+}
+
+/** One page of {@link MemoryQuery}'s answer, with how many match in all. */
+export interface MemoryPage {
+  entries: MemoryEntry[];
+  total: number;
+}
+
+/** Orders memory entries as {@link Store.searchMemory} lists them: newest fetch first, then by address. */
+export function newestFetchFirst(a: MemoryEntry, b: MemoryEntry): number {
+  if (a.fetched_at !== b.fetched_at) return a.fetched_at < b.fetched_at ? 1 : -1;
+  return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
+}
+
 /** Something that can be written as one unit: a Resource with its comments and edges. */
 export interface ResourceWrite {
   resource: Resource;
@@ -316,6 +352,18 @@ export interface Store {
 
   userStats(userId: string, since?: string): Promise<UserStats>;
   memoryStats(): Promise<MemoryStats>;
+
+  /** Resources and Listings matching `query`, for people browsing memory (`rgraph view`). */
+  searchMemory(query: MemoryQuery): Promise<MemoryPage>;
+
+  /**
+   * A short text that changes whenever another connection or process may
+   * have changed what `userId` sees (their Touches, any Resource or
+   * Listing), and is cheap enough to ask every second: `rgraph view` polls
+   * it instead of re-reading everything. It may change without a visible
+   * change; it never stays the same across another writer's change.
+   */
+  changeMark(userId: string): Promise<string>;
 
   close(): Promise<void>;
 }

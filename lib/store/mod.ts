@@ -30,7 +30,11 @@ export {
   forgetParams,
   type ForgetQuery,
   IdentityRequiredError,
+  type MemoryEntry,
+  type MemoryPage,
+  type MemoryQuery,
   type MemoryStats,
+  newestFetchFirst,
   type ResourceHead,
   type ResourceWrite,
   type Settlement,
@@ -50,7 +54,7 @@ export {
   type SweepSignal,
 } from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
-export { hasCredentials, printableUrl } from "./bolt_url.ts";
+export { printableUrl } from "./bolt_url.ts";
 export type { GraphTarget, MigrateCounts, ServerReport as GraphServerReport } from "./graph/mod.ts";
 
 /**

@@ -62,7 +62,7 @@ export {
   type SweepOutcome,
   type SweepRecord,
 } from "./record.ts";
-export { formatStatus, readStatus, type StatusReport } from "./status.ts";
+export { formatStatus, readStatus, statusOf, type StatusReport } from "./status.ts";
 
 // The run (and the GitHub client behind it) loads only when a Sweep runs, so what starts
 // one in the background (`serve-mcp`, the session-end command) stays light.

@@ -15,9 +15,8 @@
 
 import type { Config } from "../config.ts";
 import { pauseLine, type PauseState, pauseState } from "../capture/mod.ts";
-import { openStore } from "../store/mod.ts";
+import { openStore, type UserStats } from "../store/mod.ts";
 import { ago } from "../time.ts";
-import { clipLine } from "../untrusted.ts";
 import { type LockHolder, sweepLockHolder } from "./lock.ts";
 import { type BudgetSeen, type LastSweep, readSweepRecord } from "./record.ts";
 
@@ -42,12 +41,25 @@ export interface StatusReport {
 /** Reads the status for `userId`. Throws when the store cannot be opened. */
 export async function readStatus(config: Config, userId: string): Promise<StatusReport> {
   const store = await openStore(config);
-  let stats;
   try {
-    stats = await store.userStats(userId);
+    return statusOf(config, await store.userStats(userId));
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The status from `stats` (the user's counts, from a store already open)
+ * and the machine's record of its Sweeps: what `rgraph view` shows beside
+ * `rgraph status`, from one store handle.
+ *
+ * @example
+ * ```ts
+ * const report = statusOf(config, await store.userStats("alice"));
+ * report.pending.count; // as `rgraph status` counts it
+ * ```
+ */
+export function statusOf(config: Config, stats: UserStats): StatusReport {
   const record = readSweepRecord(config.data_dir);
   return {
     auto: {
@@ -123,7 +135,7 @@ export function formatStatus(r: StatusReport, now: Date): string {
   lines.push(r.last_sweep ? lastLine(r.last_sweep, now) : "last Sweep: none yet");
   lines.push(
     r.last_error
-      ? `last error: ${ago(r.last_error.at, now)}: ${clipLine(r.last_error.message, 500)}`
+      ? `last error: ${ago(r.last_error.at, now)}: ${r.last_error.message}`
       : "last error: none",
   );
   lines.push(

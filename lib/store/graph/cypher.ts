@@ -660,6 +660,43 @@ export const COMMENT_COUNT =
   `MATCH (:Resource)-[:HAS_COMMENT]->(c:Comment) RETURN count(DISTINCT c) AS n`;
 export const LISTING_COUNT = `MATCH (l:Listing) RETURN count(l) AS n`;
 
+/**
+ * Resources whose address or title holds `$text` (lowercased; null: all),
+ * newest fetch first, the first `$to` of them; and how many match.
+ */
+export const SEARCH_RESOURCES = `
+MATCH (n:Resource)
+WHERE n.address IS NOT NULL AND ($text IS NULL OR toLower(n.address) CONTAINS $text
+  OR toLower(coalesce(n.title, '')) CONTAINS $text)
+RETURN n ORDER BY n.fetched_at DESC, n.address LIMIT $to`;
+export const COUNT_RESOURCES = `
+MATCH (n:Resource)
+WHERE n.address IS NOT NULL AND ($text IS NULL OR toLower(n.address) CONTAINS $text
+  OR toLower(coalesce(n.title, '')) CONTAINS $text)
+RETURN count(n) AS n`;
+
+/** Listings whose key holds `$text` (null: all), as {@link SEARCH_RESOURCES}. */
+export const SEARCH_LISTINGS = `
+MATCH (l:Listing)
+WHERE $text IS NULL OR toLower(l.key) CONTAINS $text
+RETURN l ORDER BY l.fetched_at DESC, l.key LIMIT $to`;
+export const COUNT_LISTINGS = `
+MATCH (l:Listing)
+WHERE $text IS NULL OR toLower(l.key) CONTAINS $text
+RETURN count(l) AS n`;
+
+/**
+ * What changes when what a user sees changes: how many Resources and
+ * Listings there are with the newest fetch among them, and the user's
+ * Touches counted with their newest record and settlement.
+ */
+export const CHANGE_MARK = [
+  `MATCH (n:Resource) RETURN count(n) AS n, max(n.fetched_at) AS newest`,
+  `MATCH (l:Listing) RETURN count(l) AS n, max(l.fetched_at) AS newest`,
+  `MATCH (t:Touch) WHERE t.user_id = $user
+   RETURN count(t) AS n, max(t.recorded_at) AS newest, max(t.settled_at) AS settled`,
+];
+
 // --- Sync (outbox and local index) ----------------------------------------------
 
 /** Heads of every stored Resource, for refreshing a local index. */

@@ -30,7 +30,11 @@ import {
   type Edge,
   forgetParams,
   type ForgetQuery,
+  type MemoryEntry,
+  type MemoryPage,
+  type MemoryQuery,
   type MemoryStats,
+  newestFetchFirst,
   requireUser,
   type ResourceHead,
   type ResourceWrite,
@@ -719,6 +723,71 @@ export class GraphStore implements Store {
       listings: count(listings[0]?.n),
       size_bytes: null,
     };
+  }
+
+  async searchMemory(query: MemoryQuery): Promise<MemoryPage> {
+    const params = {
+      text: query.text ? query.text.toLowerCase() : null,
+      to: (query.offset ?? 0) + query.limit,
+    };
+    const [resources, listings, nResources, nListings] = await this.#tx(
+      "read",
+      (run) =>
+        Promise.all([
+          run(Q.SEARCH_RESOURCES, params),
+          run(Q.SEARCH_LISTINGS, params),
+          run(Q.COUNT_RESOURCES, params),
+          run(Q.COUNT_LISTINGS, params),
+        ]),
+    );
+    const entries: MemoryEntry[] = [];
+    for (const r of resources) {
+      const node = r.n as GraphNode;
+      const head = decodeHead(node, this.#skip);
+      if (head === null) continue;
+      const state = node.properties.state;
+      entries.push({
+        address: head.address,
+        kind: head.kind,
+        title: head.title,
+        state: head.kind !== "repository" && typeof state === "string" ? state.toLowerCase() : null,
+        fetched_at: head.fetched_at,
+        updated_at: head.updated_at,
+      });
+    }
+    for (const l of this.#listings(listings)) {
+      entries.push({
+        address: l.key,
+        kind: "listing",
+        title: null,
+        state: null,
+        fetched_at: l.fetched_at,
+        updated_at: null,
+      });
+    }
+    const from = query.offset ?? 0;
+    return {
+      entries: entries.sort(newestFetchFirst).slice(from, from + query.limit),
+      total: Number(nResources[0]?.n ?? 0) + Number(nListings[0]?.n ?? 0),
+    };
+  }
+
+  /**
+   * The server's counts and newest times (see `CHANGE_MARK`), with
+   * the hooks' outbox's own mark: Touches a hook recorded there since are
+   * news too, before any command sends them on.
+   */
+  async changeMark(userId: string): Promise<string> {
+    requireUser(userId);
+    const rows = await this.#tx(
+      "read",
+      (run) => Promise.all(Q.CHANGE_MARK.map((q) => run(q, { user: userId }))),
+    );
+    const local = this.#mirror === null ? "" : await this.#mirror.changeMark(userId);
+    return JSON.stringify([
+      ...rows.map(([r]) => [r?.n, r?.newest, r?.settled].map((v) => String(plain(v ?? null)))),
+      local,
+    ]);
   }
 
   // --- Sync (outbox and local index) ---------------------------------------------

@@ -1,0 +1,637 @@
+// rgraph view: the page's only script. It builds every element itself and
+// sets what the store holds as text (textContent), never as markup: the
+// Content-Security-Policy requires Trusted Types and allows no policy, so
+// no string can become HTML here even by mistake. Links go only to other
+// views of this page or to https://github.com/.
+"use strict";
+
+const TOKEN = document.querySelector('meta[name="rgraph-token"]').content;
+const main = document.getElementById("main");
+const live = document.getElementById("live");
+const SVG = "http://www.w3.org/2000/svg";
+/** How often the page asks whether anything changed (the server answers from a cache). */
+const POLL_MS = 1500;
+
+/** The only hrefs the page ever writes: its own views, and GitHub's pages. */
+function safeHref(href) {
+  return href.startsWith("#/") || /^https:\/\/github\.com\/[^\s]*$/.test(href) ? href : "#/";
+}
+
+/** An element with attributes (literal names only) and children (strings become text). */
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+/** The same in SVG. */
+function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function setAttrs(el, attrs) {
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "onclick" || k === "oninput" || k === "ontoggle") el.addEventListener(k.slice(2), v);
+    else if (k === "href") el.setAttribute("href", safeHref(String(v)));
+    else el.setAttribute(k, String(v));
+  }
+}
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(typeof c === "object" ? c : document.createTextNode(String(c)));
+  }
+}
+
+async function api(path) {
+  const res = await fetch(path, { headers: { "X-Rgraph-Token": TOKEN }, cache: "no-store" });
+  const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
+  return body;
+}
+
+/** A time as a person reads it, UTC to the second. */
+function clock(iso) {
+  return iso ? iso.replace("T", " ").replace(/\.\d+Z$/, "Z") : "—";
+}
+
+function resourceHref(address) {
+  return `#/resource/${encodeURIComponent(address)}`;
+}
+
+/** `github:owner/repo#12` as `owner/repo#12`: what a person calls it. */
+function shortName(address) {
+  return address.replace(/^github:/, "");
+}
+
+function statusClass(label) {
+  return "status " + label.replace(/[^a-z_:]/g, "").replace(":", " ");
+}
+
+// --- Sessions -------------------------------------------------------------------
+
+function touchRow(t) {
+  const label = t.status === "unresolved" && t.reason
+    ? `unresolved:${t.reason}`
+    : t.status === "served" && t.outcome
+    ? `served:${t.outcome}`
+    : t.status;
+  const target = t.target ?? (t.status === "resolved" ? t.address : null);
+  return h(
+    "tr",
+    { "data-touch": t.id },
+    h("td", { class: "time" }, clock(t.recorded_at)),
+    h("td", {}, t.provenance === "FETCHED" && t.status === "served" ? "CACHE READ" : t.provenance),
+    h("td", {}, h("span", { class: statusClass(label), "data-status": label }, label)),
+    h(
+      "td",
+      { class: "address" },
+      target || t.status === "served"
+        ? h("a", { href: resourceHref(target ?? t.address) }, shortName(t.address))
+        : shortName(t.address),
+      t.limit === null ? null : h("span", { class: "muted" }, ` (limit ${t.limit})`),
+    ),
+    h("td", {}, t.tool_name ?? "—"),
+    h("td", { class: "detail" }, t.detail ?? ""),
+  );
+}
+
+function countChips(counts) {
+  return Object.entries(counts).sort().map(([k, n]) =>
+    h("span", { class: statusClass(k) }, `${k} ${n}`)
+  );
+}
+
+const openSessions = new Set();
+
+function sessionBlock(g, index) {
+  const key = JSON.stringify([g.harness, g.session_id]);
+  const open = openSessions.has(key) || (openSessions.size === 0 && index === 0);
+  const details = h(
+    "details",
+    {
+      class: "session",
+      open,
+      "data-session": g.session_id ?? "",
+      ontoggle: () => details.open ? openSessions.add(key) : openSessions.delete(key),
+    },
+    h(
+      "summary",
+      {},
+      h("span", { class: "harness" }, g.harness ?? "rgraph lookup"),
+      h("span", { class: "session-id" }, g.session_id ?? "no session"),
+      h("span", { class: "muted" }, `${clock(g.first)} → ${clock(g.last)}`),
+      h("span", { class: "chips" }, countChips(g.counts)),
+    ),
+    h(
+      "table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["recorded", "provenance", "status", "address", "tool", "detail"].map((c) =>
+            h("th", {}, c)
+          ),
+        ),
+      ),
+      h("tbody", {}, g.touches.map(touchRow)),
+    ),
+  );
+  return details;
+}
+
+async function sessionsView() {
+  const data = await api("/api/sessions");
+  const total = data.sessions.reduce((n, g) => n + g.touches.length, 0);
+  return [
+    h(
+      "h1",
+      {},
+      "Sessions",
+      h("span", { class: "muted" }, ` — ${data.user_id}: ${total} Touches`),
+    ),
+    data.sessions.length === 0
+      ? h("p", { class: "muted" }, "No Touches yet: what your agents read appears here.")
+      : data.sessions.map(sessionBlock),
+  ];
+}
+
+// --- Memory ---------------------------------------------------------------------
+
+let memoryText = "";
+
+async function memoryView(params) {
+  const offset = Number(params.get("offset") ?? 0) || 0;
+  const data = await api(
+    `/api/memory?q=${encodeURIComponent(memoryText)}&offset=${offset}`,
+  );
+  const input = h("input", {
+    type: "search",
+    id: "search",
+    placeholder: "Search by address or title",
+    value: memoryText,
+    autocomplete: "off",
+    oninput: () => {
+      memoryText = input.value;
+      clearTimeout(memoryView.timer);
+      memoryView.timer = setTimeout(() => render({ keepFocus: true }), 200);
+    },
+  });
+  input.value = memoryText;
+  const pager = [];
+  if (offset > 0) {
+    pager.push(
+      h("a", { href: `#/memory?offset=${Math.max(0, offset - data.entries.length)}` }, "← newer"),
+    );
+  }
+  if (offset + data.entries.length < data.total) {
+    pager.push(h("a", { href: `#/memory?offset=${offset + data.entries.length}` }, "older →"));
+  }
+  return [
+    h("h1", {}, "Memory", h("span", { class: "muted" }, ` — ${data.total} stored`)),
+    input,
+    h(
+      "table",
+      { class: "memory" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["address", "kind", "title", "state", "fetched", "updated"].map((c) => h("th", {}, c)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        data.entries.map((e) =>
+          h(
+            "tr",
+            { "data-address": e.address },
+            h(
+              "td",
+              { class: "address" },
+              h("a", { href: resourceHref(e.address) }, shortName(e.address)),
+            ),
+            h("td", {}, e.kind.replace("_", " ")),
+            h("td", { class: "title" }, e.title ?? ""),
+            h("td", {}, e.state ? h("span", { class: `state ${e.state}` }, e.state) : ""),
+            h("td", { class: "time" }, clock(e.fetched_at)),
+            h("td", { class: "time" }, clock(e.updated_at)),
+          )
+        ),
+      ),
+    ),
+    h(
+      "p",
+      { class: "pager" },
+      `${data.total === 0 ? 0 : offset + 1}–${offset + data.entries.length} of ${data.total} `,
+      pager,
+    ),
+  ];
+}
+
+// --- One Resource ---------------------------------------------------------------
+
+/** Untrusted text from GitHub, fenced and shown as text. */
+function fenced(label, text) {
+  return h(
+    "section",
+    { class: "untrusted" },
+    h("div", { class: "fence" }, `${label} — from GitHub, untrusted, shown as text`),
+    h("pre", {}, text ?? ""),
+  );
+}
+
+/** The references as a small graph: this Resource in the middle, each other end around it. */
+function referenceGraph(page) {
+  const me = page.resource.address;
+  const others = page.nodes.filter((n) => n.address !== me);
+  const width = 720, height = others.length > 8 ? 420 : 320;
+  const cx = width / 2, cy = height / 2, r = Math.min(cx, cy) - 50;
+  const at = new Map([[me, [cx, cy]]]);
+  others.forEach((n, i) => {
+    const a = (2 * Math.PI * i) / Math.max(others.length, 1) - Math.PI / 2;
+    at.set(n.address, [cx + r * Math.cos(a) * 1.35, cy + r * Math.sin(a)]);
+  });
+  const svg = s(
+    "svg",
+    { viewBox: `0 0 ${width} ${height}`, class: "graph", role: "img", "aria-label": "references" },
+    s(
+      "defs",
+      {},
+      ["REFERENCES", "CLOSES"].map((k) =>
+        s(
+          "marker",
+          {
+            id: `arrow-${k}`,
+            viewBox: "0 0 10 10",
+            refX: 10,
+            refY: 5,
+            markerWidth: 7,
+            markerHeight: 7,
+            orient: "auto-start-reverse",
+          },
+          s("path", { d: "M0,0 L10,5 L0,10 z", class: `arrow ${k}` }),
+        )
+      ),
+    ),
+  );
+  for (const e of page.edges) {
+    const [x1, y1] = at.get(e.from), [x2, y2] = at.get(e.to);
+    // Stop short of the target's circle so the arrowhead shows.
+    const len = Math.hypot(x2 - x1, y2 - y1) || 1, k = (len - 16) / len;
+    svg.append(
+      s(
+        "line",
+        {
+          x1,
+          y1,
+          x2: x1 + (x2 - x1) * k,
+          y2: y1 + (y2 - y1) * k,
+          class: `edge ${e.kind}`,
+          "marker-end": `url(#arrow-${e.kind})`,
+        },
+        s("title", {}, `${shortName(e.from)} ${e.kind} ${shortName(e.to)}`),
+      ),
+    );
+  }
+  for (const n of page.nodes) {
+    const [x, y] = at.get(n.address);
+    const node = s(
+      "g",
+      {
+        class: n.address === me ? "node me" : n.kind ? "node" : "node absent",
+        "data-node": n.address,
+      },
+      s("circle", { cx: x, cy: y, r: n.address === me ? 14 : 10 }),
+      s("text", { x, y: y + 28, "text-anchor": "middle" }, shortName(n.address)),
+      s("title", {}, n.title ? `${shortName(n.address)}: ${n.title}` : shortName(n.address)),
+    );
+    svg.append(n.address === me ? node : s("a", { href: resourceHref(n.address) }, node));
+  }
+  return svg;
+}
+
+function meta(rows) {
+  return h(
+    "dl",
+    { class: "meta" },
+    rows.filter(([, v]) => v !== null && v !== undefined && v !== "").map(([k, v]) => [
+      h("dt", {}, k),
+      h("dd", {}, v),
+    ]),
+  );
+}
+
+function resourceBody(page) {
+  const r = page.resource;
+  const github = /^https:\/\/github\.com\//.test(r.url ?? "")
+    ? h("a", { href: r.url, rel: "noopener noreferrer", target: "_blank" }, "on GitHub")
+    : null;
+  const head = [
+    h("h1", {}, shortName(r.address), " ", h("span", { class: "muted" }, r.kind.replace("_", " "))),
+    r.title ? h("p", { class: "title" }, r.title) : null,
+    meta([
+      ["state", r.state ? h("span", { class: `state ${r.state}` }, r.state) : null],
+      ["author", r.author],
+      ["labels", (r.labels ?? []).join(", ")],
+      ["fetched", clock(r.fetched_at)],
+      ["updated on GitHub", clock(r.updated_at)],
+      ["stars", r.kind === "repository" ? String(r.stars) : null],
+      ["link", github],
+    ]),
+  ];
+  const refs = [
+    h("h2", {}, `References (${page.edges.length})`),
+    page.edges.length === 0
+      ? h("p", { class: "muted" }, "No references to or from other stored Resources.")
+      : [
+        referenceGraph(page),
+        h(
+          "ul",
+          { class: "edges" },
+          page.edges.map((e) =>
+            h(
+              "li",
+              { "data-edge": `${e.from} ${e.kind} ${e.to}` },
+              e.from === r.address
+                ? shortName(e.from)
+                : h("a", { href: resourceHref(e.from) }, shortName(e.from)),
+              h("span", { class: `kind ${e.kind}` }, ` ${e.kind} `),
+              e.to === r.address
+                ? shortName(e.to)
+                : h("a", { href: resourceHref(e.to) }, shortName(e.to)),
+            )
+          ),
+        ),
+      ],
+  ];
+  const content = r.kind === "repository"
+    ? [
+      r.description ? fenced("description", r.description) : null,
+      r.readme ? fenced(r.readme_path ?? "README", r.readme) : null,
+    ]
+    : [
+      fenced("body", r.body),
+      (r.comments ?? []).map((c) =>
+        fenced(`comment by ${c.author ?? "ghost"}, ${clock(c.created_at)}`, c.body)
+      ),
+      (r.review_comments ?? []).map((c) =>
+        fenced(`review comment by ${c.author ?? "ghost"} on ${c.path ?? "?"}`, c.body)
+      ),
+    ];
+  return [head, refs, h("h2", {}, "Stored content"), content];
+}
+
+function listingBody(page) {
+  const l = page.listing;
+  return [
+    h("h1", {}, shortName(l.key), " ", h("span", { class: "muted" }, "listing")),
+    meta([
+      [
+        "members",
+        `${l.member_count} of ${l.total_count}${l.fully_expanded ? " (fully expanded)" : ""}`,
+      ],
+      ["asked limit", l.limit === null ? "all" : String(l.limit)],
+      ["fetched", clock(l.fetched_at)],
+    ]),
+    h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, ["#", "address", "title", "state"].map((c) => h("th", {}, c)))),
+      h(
+        "tbody",
+        {},
+        page.members.map((m) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, String(m.position + 1)),
+            h(
+              "td",
+              { class: "address" },
+              h("a", { href: resourceHref(m.address) }, shortName(m.address)),
+            ),
+            h("td", { class: "title" }, m.title),
+            h("td", {}, h("span", { class: `state ${m.state}` }, m.state)),
+          )
+        ),
+      ),
+    ),
+  ];
+}
+
+async function resourceView(address) {
+  let page;
+  try {
+    page = await api(`/api/resource?address=${encodeURIComponent(address)}`);
+  } catch (e) {
+    return [h("h1", {}, shortName(address)), h("p", { class: "muted" }, String(e.message))];
+  }
+  return page.resource ? resourceBody(page.resource) : listingBody(page.listing);
+}
+
+// --- Value ----------------------------------------------------------------------
+
+function card(label, value, note, id) {
+  return h(
+    "div",
+    { class: "card", "data-card": id },
+    h("div", { class: "value" }, String(value)),
+    h("div", { class: "label" }, label),
+    note ? h("div", { class: "muted" }, note) : null,
+  );
+}
+
+/** Cache Reads per day as bars (hit, subsumed, miss stacked) with the hit rate on top. */
+function readsChart(days) {
+  const shown = days.slice(-30);
+  const width = 720, height = 220, pad = 28;
+  const max = Math.max(1, ...shown.map((d) => d.hit + d.subsumed + d.miss));
+  const bw = (width - 2 * pad) / Math.max(shown.length, 1);
+  const svg = s("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "chart",
+    role: "img",
+    "aria-label": "hit rate by day",
+  });
+  svg.append(
+    s("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" }),
+  );
+  shown.forEach((d, i) => {
+    const total = d.hit + d.subsumed + d.miss;
+    let y = height - pad;
+    const x = pad + i * bw + bw * 0.15;
+    for (const k of ["hit", "subsumed", "miss"]) {
+      const bh = ((height - 2 * pad - 14) * d[k]) / max;
+      y -= bh;
+      svg.append(s("rect", { x, y, width: bw * 0.7, height: bh, class: `bar ${k}` }));
+    }
+    const rate = Math.round((100 * (d.hit + d.subsumed)) / total);
+    svg.append(
+      s("text", { x: x + bw * 0.35, y: y - 4, "text-anchor": "middle", class: "rate" }, `${rate}%`),
+    );
+    svg.append(
+      s(
+        "text",
+        { x: x + bw * 0.35, y: height - pad + 14, "text-anchor": "middle", class: "day" },
+        d.day.slice(5),
+      ),
+    );
+    svg.append(s("title", {}, `${d.day}: hit ${d.hit}, subsumed ${d.subsumed}, miss ${d.miss}`));
+  });
+  return svg;
+}
+
+async function valueView() {
+  const v = await api("/api/value");
+  const reads = v.stats.cache_reads;
+  const rate = reads.total === 0
+    ? "—"
+    : `${Math.round((100 * (reads.hit + reads.subsumed)) / reads.total)}%`;
+  const unresolved = Object.values(v.stats.touches.unresolved).reduce((a, n) => a + n, 0);
+  const budget = v.status.budget;
+  return [
+    h("h1", {}, "Value", h("span", { class: "muted" }, ` — ${v.stats.user_id}`)),
+    h(
+      "div",
+      { class: "cards" },
+      card("GitHub requests avoided", v.stats.requests_avoided, null, "requests_avoided"),
+      card(
+        "Cache Reads",
+        reads.total,
+        `hit ${reads.hit}, subsumed ${reads.subsumed}, miss ${reads.miss}`,
+        "cache_reads",
+      ),
+      card("hit rate", rate, "hit and subsumed of all Cache Reads", "hit_rate"),
+      card(
+        "pending",
+        v.status.pending.count,
+        v.status.pending.oldest ? `oldest ${clock(v.status.pending.oldest)}` : null,
+        "pending",
+      ),
+      card(
+        "unresolved",
+        unresolved,
+        Object.entries(v.stats.touches.unresolved).map(([k, n]) => `${k} ${n}`).join(", "),
+        "unresolved",
+      ),
+      card(
+        "Resources stored",
+        v.stats.memory.resources.total,
+        `${v.stats.memory.listings} Listings, ${v.stats.memory.comments} comments`,
+        "resources",
+      ),
+      card(
+        "GitHub budget",
+        budget ? `${budget.remaining ?? "?"} / ${budget.limit ?? "?"}` : "—",
+        budget
+          ? (budget.source === "graphql" ? "GraphQL points left" : "REST requests left")
+          : "not known yet",
+        "budget",
+      ),
+    ),
+    h("h2", {}, "Hit rate over time"),
+    v.reads_by_day.length === 0 ? h("p", { class: "muted" }, "No Cache Reads yet.") : [
+      readsChart(v.reads_by_day),
+      h(
+        "p",
+        { class: "legend" },
+        ["hit", "subsumed", "miss"].map((k) => h("span", { class: `key ${k}` }, k)),
+      ),
+    ],
+    h("h2", {}, "Automatic Sweeps — as rgraph status prints it"),
+    h("pre", { class: "cli", id: "status-text" }, v.status_lines.join("\n")),
+    h("h2", {}, "As rgraph stats prints it"),
+    h("pre", { class: "cli", id: "stats-text" }, v.stats_text),
+  ];
+}
+
+// --- Routing and live updates ---------------------------------------------------
+
+function route() {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [path, query] = hash.split("?");
+  const [view, ...rest] = path.split("/");
+  return {
+    view: view || "sessions",
+    arg: decodeURIComponent(rest.join("/")),
+    params: new URLSearchParams(query ?? ""),
+  };
+}
+
+let rendering = null;
+
+async function render(options = {}) {
+  const r = route();
+  for (const a of document.querySelectorAll("nav a")) {
+    a.classList.toggle(
+      "active",
+      a.dataset.view === r.view || (r.view === "resource" && a.dataset.view === "memory"),
+    );
+  }
+  const job = (async () => {
+    try {
+      switch (r.view) {
+        case "memory":
+          return await memoryView(r.params);
+        case "resource":
+          return await resourceView(r.arg);
+        case "value":
+          return await valueView();
+        default:
+          return await sessionsView();
+      }
+    } catch (e) {
+      return [h("p", { class: "error" }, `Could not read memory: ${e.message}`)];
+    }
+  })();
+  rendering = job;
+  const nodes = await job;
+  if (rendering !== job) return; // A newer render started meanwhile.
+  const focused = options.keepFocus && document.activeElement?.id === "search";
+  const caret = focused ? document.activeElement.selectionStart : null;
+  const scroll = globalThis.scrollY;
+  main.replaceChildren(...[nodes].flat(Infinity).filter((n) => n));
+  if (options.keepScroll) globalThis.scrollTo(0, scroll);
+  if (focused) {
+    const input = document.getElementById("search");
+    input.focus();
+    input.setSelectionRange(caret, caret);
+  }
+  document.body.dataset.rendered = String(Number(document.body.dataset.rendered ?? 0) + 1);
+}
+
+let lastMark = null;
+
+async function poll() {
+  if (document.visibilityState === "visible") {
+    try {
+      const { mark } = await api("/api/change");
+      live.classList.remove("offline");
+      if (lastMark !== null && mark !== lastMark) {
+        live.classList.add("pulse");
+        setTimeout(() => live.classList.remove("pulse"), 600);
+        await render({ keepFocus: true, keepScroll: true });
+      }
+      lastMark = mark;
+    } catch {
+      live.classList.add("offline");
+    }
+  }
+  setTimeout(poll, POLL_MS);
+}
+
+globalThis.addEventListener("hashchange", () => render());
+render().then(poll);

@@ -1,0 +1,169 @@
+/**
+ * What the view's JSON endpoints answer, read from one open store for the
+ * configured user only: their sessions, memory (shared), one Resource's
+ * page, and the numbers `rgraph stats` and `rgraph status` print, built by
+ * their own code. Everything a store returns passes the one rule for
+ * untrusted text (`lib/untrusted.ts`) before it leaves.
+ *
+ * @example
+ * ```ts
+ * import { ViewData } from "./data.ts";
+ * const data = new ViewData(store, config, "alice");
+ * (await data.sessions()).sessions.length;
+ * ```
+ * @module
+ */
+
+import type { Config } from "../config.ts";
+import { formatStats, type StatsReport, statsReport } from "../setup/mod.ts";
+import type { MemoryPage, Store } from "../store/mod.ts";
+import { formatStatus, statusOf, type StatusReport } from "../sweep/mod.ts";
+import type { Listing, ListingMember } from "../types.ts";
+import { neutralize } from "../untrusted.ts";
+import {
+  cleanStrings,
+  type DayReads,
+  hitRateByDay,
+  type ResourcePage,
+  resourcePage,
+  sessionsOf,
+  type SessionView,
+} from "./shape.ts";
+
+/** Entries of memory per page of the Memory view. */
+export const MEMORY_PAGE = 100;
+
+/** Members of a Listing shown on its page. */
+const LISTING_MEMBERS_SHOWN = 200;
+
+/**
+ * The change mark is computed at most this often, however many pages poll
+ * it: a viewer's reads must never crowd the hooks' writes.
+ */
+export const MARK_INTERVAL_MS = 1000;
+
+/** The Value view: `rgraph stats --json` and `rgraph status --json`, their text, and reads per day. */
+export interface ValueView {
+  stats: StatsReport;
+  status: StatusReport;
+  /** `rgraph stats` as it prints. */
+  stats_text: string;
+  /** `rgraph status` as it prints, line by line. */
+  status_lines: string[];
+  reads_by_day: DayReads[];
+}
+
+/** A Listing's page: the Listing and its first members. */
+export interface ListingPage {
+  listing: Listing;
+  members: ListingMember[];
+}
+
+/** Reads the view's answers from `store` for `userId`. */
+export class ViewData {
+  readonly #store: Store;
+  readonly #config: Config;
+  readonly #userId: string;
+  #mark: { at: number; value: Promise<string> } | null = null;
+
+  constructor(store: Store, config: Config, userId: string) {
+    this.#store = store;
+    this.#config = config;
+    this.#userId = userId;
+  }
+
+  /** The user's Touches by harness and session, the newest session first. */
+  async sessions(): Promise<{ user_id: string; sessions: SessionView[] }> {
+    const touches = await this.#store.listTouches(this.#userId);
+    return clean({ user_id: this.#userId, sessions: sessionsOf(touches) });
+  }
+
+  /** One page of memory, filtered by `text` in an Address or title. */
+  async memory(text: string, offset: number): Promise<MemoryPage & { offset: number }> {
+    const page = await this.#store.searchMemory({
+      text: text.trim() || undefined,
+      offset,
+      limit: MEMORY_PAGE,
+    });
+    return clean({ ...page, offset });
+  }
+
+  /** A Resource's page or a Listing's, by Address; null when memory has neither. */
+  async resource(
+    address: string,
+  ): Promise<{ resource: ResourcePage } | { listing: ListingPage } | null> {
+    const resource = await this.#store.getResource(address);
+    if (resource !== null) {
+      const edges = await this.#store.edges(resource.address);
+      const heads = await this.#store.getHeads([...new Set(edges.flatMap((e) => [e.from, e.to]))]);
+      return clean({ resource: resourcePage(resource, edges, heads) });
+    }
+    const listing = await this.#store.getListing(address);
+    if (listing === null) return null;
+    const members = await this.#store.listingMembers(listing.key, {
+      offset: 0,
+      limit: LISTING_MEMBERS_SHOWN,
+    });
+    return clean({ listing: { listing, members } });
+  }
+
+  /** The Value view at `now`. */
+  async value(now: Date): Promise<ValueView> {
+    const [user, memory, served] = await Promise.all([
+      this.#store.userStats(this.#userId),
+      this.#store.memoryStats(),
+      this.#store.listTouches(this.#userId, { status: "served" }),
+    ]);
+    const stats = statsReport(this.#userId, null, user, memory);
+    const status = statusOf(this.#config, user);
+    return clean({
+      stats,
+      status,
+      stats_text: formatStats(stats),
+      status_lines: formatStatus(status, now).split("\n"),
+      reads_by_day: hitRateByDay(served),
+    });
+  }
+
+  /**
+   * A text that changes when anything the pages show may have: the store's
+   * mark and the data directory's files (the Sweep record, the lock, a
+   * pause). Computed at most every {@link MARK_INTERVAL_MS}.
+   */
+  change(): Promise<string> {
+    const now = Date.now();
+    if (this.#mark === null || now - this.#mark.at >= MARK_INTERVAL_MS) {
+      const value = Promise.all([this.#store.changeMark(this.#userId), dirMark(this.#config)])
+        .then((parts) => parts.join(" "));
+      // A failed read is asked again at the next poll, not remembered.
+      value.catch(() => (this.#mark = null));
+      this.#mark = { at: now, value };
+    }
+    return this.#mark.value;
+  }
+}
+
+/** Every string of an answer through the one rule for untrusted text. */
+function clean<T>(value: T): T {
+  return cleanStrings(value, neutralize);
+}
+
+/**
+ * Names, sizes and change times of the data directory's files other than
+ * the database and its journals (the store's mark covers those): the Sweep
+ * record, its lock and log, a pause.
+ */
+function dirMark(config: Config): string {
+  const db = config.store.path.slice(config.store.path.lastIndexOf("/") + 1);
+  const parts: string[] = [];
+  try {
+    for (const entry of Deno.readDirSync(config.data_dir)) {
+      if (!entry.isFile || entry.name.startsWith(db)) continue;
+      const info = Deno.statSync(`${config.data_dir}/${entry.name}`);
+      parts.push(`${entry.name}:${info.size}:${info.mtime?.getTime() ?? 0}`);
+    }
+  } catch {
+    // No data directory yet: nothing to mark.
+  }
+  return parts.sort().join(",");
+}
