@@ -32,6 +32,14 @@ import type {
 
 const NAME = /^[a-z0-9_.-]+$/i;
 
+/**
+ * The longest Address rgraph records or answers, in characters, of what was
+ * typed and of the canonical key. Real ones are far shorter (a listing with
+ * a long search is a few hundred); without a bound one tool call of
+ * megabytes became a Touch every later command had to carry.
+ */
+export const MAX_ADDRESS_CHARS = 2_048;
+
 /** True for a plausible GitHub owner or repository name. */
 export function isValidName(name: string): boolean {
   return NAME.test(name) && name !== "." && name !== "..";

@@ -24,6 +24,7 @@ export {
   type FilterInput,
   itemAddress,
   listingAddress,
+  MAX_ADDRESS_CHARS,
   parseKey,
   repositoryAddress,
   shortName,

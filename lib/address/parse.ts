@@ -25,6 +25,7 @@
  */
 
 import type { Address } from "../types.ts";
+import { MAX_ADDRESS_CHARS } from "./key.ts";
 import type { ParseContext, PlatformAdapter, ShellCommand, ToolCall } from "./platform.ts";
 import { github } from "./github/mod.ts";
 import { fetchedUrls } from "./fetch.ts";
@@ -147,11 +148,14 @@ const namesViewer = (a: Address) =>
 
 /**
  * Keeps the first Address of each key. Adapters resolve `@me` themselves;
- * this last gate keeps one they missed out of the store.
+ * this last gate keeps one they missed out of the store, and one whose key
+ * is longer than {@link MAX_ADDRESS_CHARS}.
  */
 function unique(addresses: Address[]): Address[] {
   const seen = new Set<string>();
-  return addresses.filter((a) => !namesViewer(a) && !seen.has(a.key) && !!seen.add(a.key));
+  return addresses.filter((a) =>
+    !namesViewer(a) && a.key.length <= MAX_ADDRESS_CHARS && !seen.has(a.key) && !!seen.add(a.key)
+  );
 }
 
 /**
@@ -219,10 +223,11 @@ export function addressesFromPrompt(text: string, ctx: ParseContext): Address[] 
  * ```
  */
 export function parseAddress(text: string, ctx: ParseContext): Address | null {
-  if (typeof text !== "string") return null;
+  // Too long to be one: refused before any parser reads it (see MAX_ADDRESS_CHARS).
+  if (typeof text !== "string" || text.length > MAX_ADDRESS_CHARS) return null;
   for (const adapter of ADAPTERS) {
     const a = adapter.parseOne(text, ctx);
-    if (a) return namesViewer(a) ? null : a;
+    if (a) return unique([a])[0] ?? null;
   }
   return unique(fromShell(text, ctx))[0] ?? null;
 }

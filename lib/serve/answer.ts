@@ -25,7 +25,7 @@ import type {
 } from "../types.ts";
 import type { Store } from "../store/mod.ts";
 import type { Config } from "../config.ts";
-import { chooseListing, memberMatches, parseAddress } from "../address/mod.ts";
+import { chooseListing, MAX_ADDRESS_CHARS, memberMatches, parseAddress } from "../address/mod.ts";
 import { readGitRemote } from "../capture/mod.ts";
 import {
   itemPaging,
@@ -161,11 +161,14 @@ export function parseAsked(text: string, config: Config): Address | null {
 }
 
 /**
- * Why `text` is not an address, in one sentence: `@me` without a configured
- * GitHub login (it cannot enter a shared key unresolved), or not a form the
- * parser knows.
+ * Why `text` is not an address, in one sentence: too long to be one, `@me`
+ * without a configured GitHub login (it cannot enter a shared key
+ * unresolved), or not a form the parser knows.
  */
 export function notAnAddress(text: string, githubLogin: string | null): string {
+  if (text.length > MAX_ADDRESS_CHARS) {
+    return `not an address: ${text.length} characters, longer than any (at most ${MAX_ADDRESS_CHARS})`;
+  }
   const shown = JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
   if (githubLogin === null && /@me\b/i.test(text)) {
     return `${shown} uses @me, which needs your GitHub login: set [identity] github_login in rgraph's ` +
@@ -180,7 +183,13 @@ export function invalidAnswer(text: string, githubLogin: string | null = null): 
     outcome: "miss",
     key: null,
     text: `rgraph: ${notAnAddress(text, githubLogin)}.`,
-    json: { outcome: "invalid", key: null, input: text, accepted: ACCEPTED_FORMS },
+    json: {
+      outcome: "invalid",
+      key: null,
+      // What was asked, as it was, unless it is too long to be an address: then its length.
+      input: text.length > MAX_ADDRESS_CHARS ? `(${text.length} characters)` : text,
+      accepted: ACCEPTED_FORMS,
+    },
   };
 }
 
