@@ -7,6 +7,7 @@
  */
 
 import { UserError } from "./lib/errors.ts";
+import { clipLine, neutralizeLine } from "./lib/untrusted.ts";
 import { defaultDataDir, takeConfigOption } from "./lib/config_path.ts";
 
 /** What every command module exports. */
@@ -65,7 +66,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    console.error(`rgraph: unknown command '${name}' (see 'rgraph --help')`);
+    console.error(`rgraph: unknown command '${clipLine(name, 100)}' (see 'rgraph --help')`);
     return 2;
   }
   try {
@@ -77,7 +78,8 @@ export async function run(args: string[]): Promise<number> {
     return await main(rest);
   } catch (e) {
     if (e instanceof UserError) {
-      console.error(`rgraph ${name}: ${e.message.replace(/^rgraph \S+: /, "")}`);
+      // A message may quote input (an address, a store's answer): it follows the one rule.
+      console.error(`rgraph ${name}: ${neutralizeLine(e.message.replace(/^rgraph \S+: /, ""))}`);
       return e.exitCode;
     }
     return internalError(name, e);
@@ -115,7 +117,9 @@ function traceOf(e: unknown): string {
 }
 
 function internalError(command: string, e: unknown): number {
-  const first = e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e);
+  const first = neutralizeLine(
+    e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e).split("\n")[0],
+  );
   const trace = traceOf(e);
   const at = saveTrace(`${new Date().toISOString()} rgraph ${VERSION} ${command}: ${trace}\n`);
   console.error(

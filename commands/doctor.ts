@@ -7,6 +7,7 @@
 
 import { parseCommand } from "../lib/cli.ts";
 import { formatChecks, runChecks } from "../lib/setup/mod.ts";
+import { terminalJson } from "../lib/untrusted.ts";
 
 const SPEC = {
   name: "doctor",
@@ -30,7 +31,7 @@ export async function main(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const dir = parsed.values.dir ?? Deno.cwd();
   const checks = await runChecks({ dir, online: parsed.values.online ?? false });
-  if (parsed.values.json) console.log(JSON.stringify(checks, null, 2));
+  if (parsed.values.json) console.log(terminalJson(checks, 2));
   else {
     const fancy = Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR");
     console.log(formatChecks(checks, fancy));

@@ -14,6 +14,7 @@ import { UsageError } from "../lib/errors.ts";
 import { forget, forgetJson, formatForget } from "../lib/setup/mod.ts";
 import { notAnAddress, parseAsked } from "../lib/serve/mod.ts";
 import type { ForgetQuery } from "../lib/store/mod.ts";
+import { terminalJson } from "../lib/untrusted.ts";
 
 const SPEC = {
   name: "forget",
@@ -76,6 +77,6 @@ export async function main(args: string[]): Promise<number> {
     ? { all: true }
     : { session_id: v.session, since, before, address };
   const report = await forget(config, query, { dryRun: v["dry-run"] === true });
-  console.log(v.json ? JSON.stringify(forgetJson(report), null, 2) : formatForget(report));
+  console.log(v.json ? terminalJson(forgetJson(report), 2) : formatForget(report));
   return 0;
 }

@@ -14,6 +14,7 @@ import { UsageError } from "../lib/errors.ts";
 import { answer, notAnAddress, parseAsked } from "../lib/serve/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { capturing } from "../lib/capture/mod.ts";
+import { terminalJson } from "../lib/untrusted.ts";
 
 const SPEC = {
   name: "lookup",
@@ -63,7 +64,7 @@ export async function main(args: string[]): Promise<number> {
     // Paused, or run in an excluded directory: answered, not recorded.
     const record = capturing(config, { cwd: null, harness: null }, now);
     const a = await answer(store, asked, { page, userId, via: "lookup", now, record });
-    console.log(parsed.values.json ? JSON.stringify(a.json, null, 2) : a.text);
+    console.log(parsed.values.json ? terminalJson(a.json, 2) : a.text);
     return 0;
   } finally {
     await store.close();

@@ -10,6 +10,7 @@ import { dateFlag, parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { formatStats, statsReport } from "../lib/setup/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
+import { terminalJson } from "../lib/untrusted.ts";
 
 const SPEC = {
   name: "stats",
@@ -42,7 +43,7 @@ export async function main(args: string[]): Promise<number> {
       await store.userStats(userId, since ?? undefined),
       await store.memoryStats(),
     );
-    console.log(parsed.values.json ? JSON.stringify(report, null, 2) : formatStats(report));
+    console.log(parsed.values.json ? terminalJson(report, 2) : formatStats(report));
   } finally {
     await store.close();
   }

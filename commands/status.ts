@@ -10,6 +10,7 @@ import { parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config.ts";
 import { UsageError } from "../lib/errors.ts";
 import { formatStatus, readStatus } from "../lib/sweep/mod.ts";
+import { terminalJson } from "../lib/untrusted.ts";
 
 const SPEC = {
   name: "status",
@@ -32,7 +33,7 @@ export async function main(args: string[]): Promise<number> {
   const config = loadConfig();
   const report = await readStatus(config, requireUserId(config));
   console.log(
-    parsed.values.json ? JSON.stringify(report, null, 2) : formatStatus(report, new Date()),
+    parsed.values.json ? terminalJson(report, 2) : formatStatus(report, new Date()),
   );
   return 0;
 }

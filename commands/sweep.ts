@@ -27,6 +27,7 @@ import {
   summaryLine,
   type SweepProgress,
 } from "../lib/sweep/mod.ts";
+import { terminalJson } from "../lib/untrusted.ts";
 
 const SPEC = {
   name: "sweep",
@@ -141,7 +142,7 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   const summary = result.summary;
-  console.log(parsed.values.json ? JSON.stringify(summary) : summaryLine(summary));
+  console.log(parsed.values.json ? terminalJson(summary) : summaryLine(summary));
   for (const error of parsed.values.json ? [] : summary.errors) {
     console.error(`rgraph sweep: ${error}`);
   }

@@ -13,6 +13,7 @@ import { loadConfig, requireUserId } from "../lib/config.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { touchJson, touchTable } from "../lib/setup/mod.ts";
 import { pauseLine, pauseState } from "../lib/capture/mod.ts";
+import { terminalJson } from "../lib/untrusted.ts";
 
 const SPEC = {
   name: "touches",
@@ -34,7 +35,7 @@ export async function main(args: string[]): Promise<number> {
   try {
     const query = parsed.values.session === undefined ? {} : { session_id: parsed.values.session };
     const touches = await store.listTouches(userId, query);
-    if (parsed.values.json) console.log(JSON.stringify(touches.map(touchJson), null, 2));
+    if (parsed.values.json) console.log(terminalJson(touches.map(touchJson), 2));
     else {
       const paused = pauseLine(pauseState(config.data_dir));
       console.log(paused === null ? touchTable(touches) : `${paused}\n\n${touchTable(touches)}`);

@@ -90,3 +90,46 @@ export function neutralizeLine(text: string): string {
 export function isPlainLine(text: string): boolean {
   return !ANY_HIDDEN.test(text);
 }
+
+/**
+ * At most `max` characters of a one-line untrusted field, neutralised
+ * ({@link neutralizeLine}) and, when cut, ending in `…` and the field's full
+ * length. Only the kept part is read, so a field of millions of characters
+ * (an address stored before addresses were bounded) costs nothing more.
+ *
+ * @example
+ * ```ts
+ * clipLine("github:o/r/issues?q=" + "x".repeat(5000), 24);
+ * // "github:o/r/issues?q=xxxx… (5020 characters)"
+ * ```
+ */
+export function clipLine(text: string, max: number): string {
+  if (text.length <= max) return neutralizeLine(text);
+  // Never keep half of a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]) ? max - 1 : max;
+  return `${neutralizeLine(text.slice(0, end))}… (${text.length} characters)`;
+}
+
+/**
+ * `JSON.stringify(value, null, space)` with every character of the rule
+ * written as a `\uXXXX` escape: the same data for a program reading it,
+ * nothing a terminal acts on for a person reading it (JSON itself escapes
+ * only C0 controls, so DEL, C1, bidi and zero-width characters would
+ * otherwise pass).
+ *
+ * @example
+ * ```ts
+ * terminalJson({ s: "a\u202Eb" }); // '{"s":"a\\u202eb"}'
+ * ```
+ */
+export function terminalJson(value: unknown, space?: number): string {
+  // A raw newline in JSON text is only ever the indentation's (strings escape theirs).
+  return JSON.stringify(value, null, space).replace(HIDDEN, (ch) => {
+    if (ch === "\n") return ch;
+    let out = "";
+    for (let i = 0; i < ch.length; i++) {
+      out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+    }
+    return out;
+  });
+}

@@ -111,10 +111,12 @@ function gather(lines: string[], read: Read): void {
       if (c[3] && Number(c[3]) > 1) assert.ok(read.comments.has(n), `part ${c[3]} follows part 1`);
       else assert.ok(!read.comments.has(n), `comment ${n} is read once`);
       read.comments.set(n, before + inside.slice(blank + 1).join("\n"));
-    } else if (
-      /^(body|README \(README\.md)( \(part \d+ of \d+\)|, part \d+ of \d+)?\)?:$/.test(heading)
-    ) {
+    } else if (/^body( \(part \d+ of \d+\))?:$/.test(heading)) {
       read.body += inside.join("\n");
+    } else if (/^README( \(part \d+ of \d+\))?:$/.test(heading)) {
+      // Its path (a stored field) inside the fence, a blank line, then the text.
+      assert.deepEqual(inside.slice(0, 2), ["path: README.md", ""], heading);
+      read.body += inside.slice(2).join("\n");
     } else if (/^changed files \(\d+(, part \d+ of \d+)?\):$/.test(heading)) {
       read.files += inside.join("\n");
     }

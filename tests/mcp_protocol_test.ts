@@ -164,7 +164,7 @@ function call(id: number, params: unknown): string {
   return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
 }
 
-Deno.test("malformed messages: -32700, -32600 (id null where unknown), -32602 in one line; each request answered, the server still serving", async () => {
+Deno.test("malformed messages: -32700, -32600 (id null where unknown), -32602 (malformed params, unknown tool) in one line; each request answered, the server still serving", async () => {
   await withServer(async (c) => {
     await c.initialize();
     const cases: [string, string | number | null, number, RegExp][] = [
@@ -205,30 +205,6 @@ Deno.test("malformed messages: -32700, -32600 (id null where unknown), -32602 in
       ],
       [call(10, { arguments: {} }), 10, -32602, /^Invalid params for tools\/call: params\.name: /],
       [
-        call(11, { name: "resource", arguments: { address: 5 } }),
-        11,
-        -32602,
-        /^Invalid arguments for tool resource: address: /,
-      ],
-      [
-        call(12, { name: "resource", arguments: {} }),
-        12,
-        -32602,
-        /^Invalid arguments for tool resource: address: /,
-      ],
-      [
-        call(13, { name: "resource", arguments: { address: "o/r#1", page: 0 } }),
-        13,
-        -32602,
-        /^Invalid arguments for tool resource: page: /,
-      ],
-      [
-        call(14, { name: "resource", arguments: { address: "o/r#1", page: "2" } }),
-        14,
-        -32602,
-        /^Invalid arguments for tool resource: page: /,
-      ],
-      [
         call(15, { name: "delete_everything", arguments: {} }),
         15,
         -32602,
@@ -253,6 +229,38 @@ Deno.test("malformed messages: -32700, -32600 (id null where unknown), -32602 in
     await c.line('{"jsonrpc":"2.0","method":"notifications/whatever"}');
     await c.alive("after-malformed");
     assert.equal(c.pending(), 0, "nothing else was written");
+  });
+});
+
+Deno.test("resource arguments that do not fit are a tool execution error (isError, one line the model can act on), not -32602: MCP 2025-11-25", async () => {
+  await withServer(async (c, sb) => {
+    await c.initialize();
+    const cases: [unknown, RegExp][] = [
+      [{ address: "" }, /^rgraph: Invalid arguments for tool resource: address: /],
+      [{}, /^rgraph: Invalid arguments for tool resource: address: /],
+      [{ address: 5 }, /^rgraph: Invalid arguments for tool resource: address: /],
+      [{ address: "o/r#1", page: 0 }, /^rgraph: Invalid arguments for tool resource: page: /],
+      [{ address: "o/r#1", page: "2" }, /^rgraph: Invalid arguments for tool resource: page: /],
+    ];
+    let id = 100;
+    for (const [args, message] of cases) {
+      await c.line(call(++id, { name: "resource", arguments: args }));
+      const a = await c.next();
+      assert.equal(a.id, id);
+      assert.equal(a.error, undefined, JSON.stringify(a));
+      const result = a.result as { content: { type: string; text: string }[]; isError?: boolean };
+      assert.equal(result.isError, true, JSON.stringify(a));
+      assert.equal(result.content.length, 1);
+      assert.equal(result.content[0].type, "text");
+      assert.match(result.content[0].text, message);
+      assert.ok(!result.content[0].text.includes("\n"), result.content[0].text);
+      assert.ok(result.content[0].text.length <= 240, result.content[0].text);
+    }
+    await c.alive("after-bad-arguments");
+    // Nothing was read from memory, so nothing was recorded as a Cache Read.
+    const touches = await sb.rgraph(["touches", "--json"]);
+    assert.equal(touches.code, 0, touches.stderr);
+    assert.deepEqual(JSON.parse(touches.stdout), []);
   });
 });
 

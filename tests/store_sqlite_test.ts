@@ -23,11 +23,12 @@ import { listingAddress } from "../lib/address/key.ts";
 import type { Listing } from "../lib/types.ts";
 import { DatabaseSync } from "node:sqlite";
 import { UserError } from "../lib/errors.ts";
+import { countsContract } from "./store_counts_contract.ts";
 
 const dirs: string[] = [];
 
-storeContract(
-  "sqlite",
+/** A fresh store file in a directory of its own, and its removal. */
+const fresh = [
   async () => {
     const dir = await Deno.makeTempDir({ prefix: "rgraph-store-" });
     dirs.push(dir);
@@ -36,7 +37,10 @@ storeContract(
   async () => {
     for (const dir of dirs.splice(0)) await Deno.remove(dir, { recursive: true });
   },
-);
+] as const;
+
+storeContract("sqlite", ...fresh);
+countsContract("sqlite", ...fresh);
 
 /** A test on a fresh database file in its own temporary directory, removed afterwards. */
 function dbTest(name: string, fn: (db: { dir: string; path: string }) => Promise<void>): void {
@@ -235,6 +239,57 @@ dbTest("an older database is migrated on open and keeps its Touches", async ({ p
   assert.deepEqual((await store.unexportedTouches(10)).map((t) => t.id), ["t-old"]);
   await store.close();
 });
+
+dbTest(
+  "a database from before Touches were counted as they came counts the ones it holds",
+  async ({ path }) => {
+    const db = new DatabaseSync(path);
+    migrate(db, 6);
+    db.prepare(
+      `INSERT INTO resources (id, node_id, address, kind, owner, repo, number, comment_count,
+       fetched_at, updated_at)
+     VALUES (1, 'I_1', 'github:acme/rocket#1', 'issue', 'acme', 'rocket', 1, 250,
+             '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+    ).run();
+    const insert = db.prepare(
+      `INSERT INTO touches (id, user_id, provenance, address, kind, recorded_at, dedup_key, status,
+       outcome, target, reason)
+     VALUES (?, ?, 'FETCHED', 'github:acme/rocket#1', 'item', ?, ?, ?, ?, ?, ?)`,
+    );
+    const rows = [
+      ["alice", "2026-01-02T00:00:00.000Z", "pending", null, null, null],
+      ["alice", "2026-01-01T00:00:00.000Z", "pending", null, null, null],
+      ["alice", "2026-01-03T00:00:00.000Z", "served", "hit", "github:acme/rocket#1", null],
+      ["alice", "2026-01-04T00:00:00.000Z", "served", "miss", null, null],
+      ["alice", "2026-01-05T00:00:00.000Z", "unresolved", null, null, "not_found"],
+      ["bob", "2026-01-05T00:00:00.000Z", "resolved", null, "github:acme/rocket#1", null],
+    ] as const;
+    for (const [i, r] of rows.entries()) insert.run(`t${i}`, r[0], r[1], `k${i}`, ...r.slice(2));
+    db.close();
+    const store = openEmbeddedStore(path);
+    try {
+      assert.deepEqual(await store.userStats("alice"), {
+        cache_reads: { hit: 1, subsumed: 0, miss: 1 },
+        // The item and its three pages of comments.
+        requests_avoided: 4,
+        pending: 2,
+        oldest_pending: "2026-01-01T00:00:00.000Z",
+        resolved: 0,
+        unresolved: { not_found: 1 },
+      });
+      assert.equal((await store.userStats("bob")).resolved, 1);
+      await store.forgetTouches("alice", { all: true });
+      assert.deepEqual((await store.userStats("alice")).cache_reads, {
+        hit: 0,
+        subsumed: 0,
+        miss: 0,
+      });
+      assert.equal((await store.userStats("alice")).requests_avoided, 0);
+    } finally {
+      await store.close();
+    }
+  },
+);
 
 dbTest(
   "a database from before references were turned round reads REFERENCES from mentioner to mentioned",

@@ -7,120 +7,19 @@
  */
 
 import assert from "node:assert/strict";
-import { type Emulator, startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
-import { RGRAPH_FLAGS, type Sandbox, sandbox } from "./helpers.ts";
+import { RGRAPH_FLAGS } from "./helpers.ts";
+import { byAddress, type World, world } from "./sweep_world.ts";
+import { startEmulator } from "./emulator/mod.ts";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
 import { listingAddress } from "../lib/address/key.ts";
-import type {
-  ItemResource,
-  PullRequestResource,
-  RepositoryResource,
-  Resource,
-} from "../lib/types.ts";
+import type { ItemResource, PullRequestResource, RepositoryResource } from "../lib/types.ts";
 import { sweep, type SweepSummary } from "../lib/sweep/mod.ts";
 import { touch } from "./store_contract.ts";
 import { openSource } from "../lib/github/mod.ts";
 
 const BIG = `${FACTS.big.owner}/${FACTS.big.name}`;
 const PY = `${FACTS.pythonClient.owner}/${FACTS.pythonClient.name}`;
-
-interface TouchJson {
-  id: string;
-  address: string;
-  provenance: string;
-  status: string;
-  reason: string | null;
-  target: string | null;
-}
-
-interface World {
-  gh: Emulator;
-  sb: Sandbox;
-  /** Records a FETCHED Touch the way Claude Code's Bash tool call is captured. */
-  fetched(command: string): Promise<void>;
-  /** Records PROMPTED Touches from a pasted prompt. */
-  prompted(text: string): Promise<void>;
-  sweep(args?: string[]): Promise<SweepSummary>;
-  touches(): Promise<TouchJson[]>;
-  lookup(key: string): Promise<{ outcome: string; resource?: Resource }>;
-  /** Reads the store directly (edges, counts, full comment lists). */
-  read<T>(f: (store: ReturnType<typeof openEmbeddedStore>) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
-
-let toolUse = 0;
-
-async function world(
-  options: {
-    token?: string | null;
-    anonymousLimit?: number;
-    graphqlLimit?: number;
-    latencyMs?: number;
-  } = {},
-): Promise<World> {
-  const gh = await startEmulator({
-    latencyMs: options.latencyMs ?? 0,
-    anonymousLimit: options.anonymousLimit,
-    graphqlLimit: options.graphqlLimit,
-  });
-  const token = options.token === undefined ? gh.token : options.token;
-  const extra = `[github]\n${token ? `token = "${token}"\n` : ""}api_url = "${gh.apiUrl}"\n` +
-    `graphql_url = "${gh.graphqlUrl}"\n`;
-  const sb = await sandbox({ extra });
-  const hook = async (payload: Record<string, unknown>) => {
-    const r = await sb.rgraph(["hook", "claude-code"], {
-      stdin: JSON.stringify({ session_id: "s1", cwd: sb.dir, ...payload }),
-    });
-    assert.equal(r.code, 0, r.stderr);
-  };
-  const w: World = {
-    gh,
-    sb,
-    fetched: (command) =>
-      hook({
-        hook_event_name: "PreToolUse",
-        tool_name: "Bash",
-        tool_input: { command },
-        tool_use_id: `toolu_sweep_${++toolUse}`,
-      }),
-    prompted: (prompt) => hook({ hook_event_name: "UserPromptSubmit", prompt }),
-    async sweep(args = []) {
-      const r = await sb.rgraph(["sweep", "--json", ...args]);
-      assert.equal(r.code, 0, r.stderr);
-      return JSON.parse(r.stdout) as SweepSummary;
-    },
-    async touches() {
-      const r = await sb.rgraph(["touches", "--json"]);
-      assert.equal(r.code, 0, r.stderr);
-      return JSON.parse(r.stdout) as TouchJson[];
-    },
-    async lookup(key) {
-      const r = await sb.rgraph(["lookup", "--json", key]);
-      assert.equal(r.code, 0, r.stderr);
-      return JSON.parse(r.stdout);
-    },
-    async read(f) {
-      const store = openEmbeddedStore(sb.dbPath);
-      try {
-        return await f(store);
-      } finally {
-        await store.close();
-      }
-    },
-    async close() {
-      await gh.close();
-      await sb.cleanup();
-    },
-  };
-  return w;
-}
-
-function byAddress(touches: TouchJson[], address: string): TouchJson {
-  const t = touches.find((x) => x.address === address);
-  assert.ok(t, `no Touch of ${address} in ${JSON.stringify(touches.map((x) => x.address))}`);
-  return t;
-}
 
 Deno.test("touch → sweep → memory: full threads, a pull request in full, an /issues/N that is a pull request, a README of any name", async () => {
   const w = await world();

@@ -44,6 +44,7 @@ import { nudgeText, sessionHint, withoutOwnText } from "./nudge.ts";
 import { memoryReadsDir, noteMemoryRead } from "./memory_reads.ts";
 import { exclusion, visiblePrompt } from "./policy.ts";
 import { pauseState } from "./pause.ts";
+import { neutralizeLine } from "../untrusted.ts";
 
 /** How the hook was called, beyond the harness name. */
 export interface HookOptions {
@@ -85,12 +86,12 @@ function keptTouches(touches: NewTouch[], spool: string, cause: unknown): string
 /** Appends one line per problem to `<dataDir>/hook.log`; never throws. */
 export function logHookProblem(dataDir: string, harness: string, problem: unknown): void {
   const text = problem instanceof Error ? problem.message : String(problem);
-  const line = text.split("\n")[0].slice(0, 500);
+  const line = neutralizeLine(text.split("\n")[0].slice(0, 500));
   try {
     Deno.mkdirSync(dataDir, { recursive: true });
     Deno.writeTextFileSync(
       `${dataDir}/hook.log`,
-      `${new Date().toISOString()} ${harness || "-"}: ${line}\n`,
+      `${new Date().toISOString()} ${neutralizeLine(harness || "-")}: ${line}\n`,
       { append: true },
     );
   } catch {

@@ -522,6 +522,13 @@ export class GraphqlSource implements Source {
         if (head.visibility !== "PUBLIC") throw new UnavailableError("not_public");
         conn = (result.data.repository as Record<string, unknown>)[plan.via];
       }
+      // A member GitHub failed on (a null node, or one with part of it missing) is never left
+      // out of a Listing stored as if it were whole: the Listing waits for a later Sweep.
+      const [error] = errorsUnder(
+        result.errors,
+        plan.via === "search" ? ["search"] : ["repository", plan.via],
+      );
+      if (error) throw new TransientError(errorMessage(error), { answered: true });
       const c = connection(ItemNode)(conn, plan.via);
       if (c.nodes.some((n) => n.repository.visibility !== "PUBLIC")) {
         throw new UnavailableError("not_public");

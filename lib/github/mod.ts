@@ -25,5 +25,12 @@ export {
   type StoredHead,
   UnavailableError,
 } from "./source.ts";
-export { AuthError, keptBack, Limiter, RateLimitedError, type RetryPolicy } from "./http.ts";
+export {
+  AuthError,
+  keptBack,
+  Limiter,
+  RateLimitedError,
+  type RetryPolicy,
+  TransientError,
+} from "./http.ts";
 export { itemPoints, listingPoints } from "./queries.ts";

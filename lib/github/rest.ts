@@ -39,9 +39,9 @@ import {
   withRetries,
 } from "./http.ts";
 import {
+  alone,
   type Budget,
   type ChangedHead,
-  failedFetch,
   type Fetched,
   type ListingPage,
   type Revalidated,
@@ -417,13 +417,27 @@ export class RestSource implements Source {
     return this.client.limit === null || estimate <= this.client.limit;
   }
 
-  /** All pages of a list (comments, files), following `Link`. */
-  async #all<T>(path: string, decoder: (v: unknown, p: string) => T): Promise<T[]> {
+  /**
+   * All pages of a list (comments, files, review comments), following
+   * `Link`: the whole list or a throw, never the pages read before one
+   * failed. A page GitHub answers with anything but 200 (after retries)
+   * fails the thing the list belongs to, which is then not stored.
+   */
+  async #all<T>(
+    path: string,
+    what: string,
+    decoder: (v: unknown, p: string) => T,
+  ): Promise<T[]> {
     const out: T[] = [];
     let next: string | null = path;
-    while (next) {
+    for (let page = 1; next; page++) {
       const res: RestResponse = await this.client.get(next);
-      if (res.status !== 200) break;
+      if (res.status !== 200) {
+        throw new TransientError(
+          `${unexpected(res.status)} for page ${page} of its ${what}: not read to its end`,
+          { answered: true },
+        );
+      }
       out.push(...arr(decoder)(res.json, next));
       next = res.next;
     }
@@ -435,9 +449,11 @@ export class RestSource implements Source {
     const { owner, repo } = ownerRepoOf(issue.repository_url);
     const base = `/repos/${enc(owner)}/${enc(repo)}`;
     const comments = issue.comments > 0
-      ? (await this.#all(`${base}/issues/${issue.number}/comments?per_page=100`, RestComment)).map(
-        comment,
-      )
+      ? (await this.#all(
+        `${base}/issues/${issue.number}/comments?per_page=100`,
+        "comments",
+        RestComment,
+      )).map(comment)
       : [];
     const address = itemAddress(owner, repo, issue.number);
     const item = {
@@ -466,9 +482,22 @@ export class RestSource implements Source {
     }
     const [pull, files, reviews] = await Promise.all([
       this.client.get(`${base}/pulls/${issue.number}`),
-      this.#all(`${base}/pulls/${issue.number}/files?per_page=100`, obj({ filename: str })),
-      this.#all(`${base}/pulls/${issue.number}/comments?per_page=100`, RestComment),
+      this.#all(
+        `${base}/pulls/${issue.number}/files?per_page=100`,
+        "changed files",
+        obj({ filename: str }),
+      ),
+      this.#all(
+        `${base}/pulls/${issue.number}/comments?per_page=100`,
+        "review comments",
+        RestComment,
+      ),
     ]);
+    if (pull.status !== 200) {
+      throw new TransientError(`${unexpected(pull.status)} for the pull request`, {
+        answered: true,
+      });
+    }
     const p = RestPull(pull.json, "pull");
     const merged = p.merged ?? p.merged_at !== null;
     return {
@@ -483,15 +512,26 @@ export class RestSource implements Source {
     };
   }
 
-  /** One item; a failure of GitHub's on it (after retries) is its own, not its neighbours'. */
-  async #item(owner: string, repo: string, stored: StoredHead): Promise<Revalidated<ItemResource>> {
+  /** A Listing member completed, or a throw naming it (its Listing is then not stored). */
+  async #member(issue: RestIssue, fetchedAt: string): Promise<ItemResource> {
     try {
-      return await this.#itemOnce(owner, repo, stored);
+      return await this.#complete(issue, null, fetchedAt);
     } catch (e) {
-      const failed = failedFetch(e);
-      if (failed) return failed;
-      throw e;
+      if (!(e instanceof TransientError)) throw e;
+      const { owner, repo } = ownerRepoOf(issue.repository_url);
+      throw new TransientError(
+        `member ${itemAddress(owner, repo, issue.number).key}: ${e.message}`,
+        {
+          answered: e.answered,
+          cause: e,
+        },
+      );
     }
+  }
+
+  /** One item; a failure of GitHub's on it (after retries) is its own, not its neighbours'. */
+  #item(owner: string, repo: string, stored: StoredHead): Promise<Revalidated<ItemResource>> {
+    return alone(() => this.#itemOnce(owner, repo, stored));
   }
 
   async #itemOnce(
@@ -531,7 +571,15 @@ export class RestSource implements Source {
     return out;
   }
 
-  async repository(
+  repository(
+    owner: string,
+    repo: string,
+    stored: { updated_at: string; etag: string | null } | null,
+  ): Promise<Revalidated<RepositoryResource>> {
+    return alone(() => this.#repository(owner, repo, stored));
+  }
+
+  async #repository(
     owner: string,
     repo: string,
     stored: { updated_at: string; etag: string | null } | null,
@@ -547,6 +595,12 @@ export class RestSource implements Source {
     if (!isPublic(r)) return { status: "not_public" };
     const [o, n] = r.full_name.split("/");
     const readmeRes = await this.client.get(`/repos/${enc(o)}/${enc(n)}/readme`);
+    // 404 says there is no README; any other answer leaves it unknown, so nothing is stored.
+    if (readmeRes.status !== 200 && !isGone(readmeRes.status)) {
+      throw new TransientError(`${unexpected(readmeRes.status)} for its README`, {
+        answered: true,
+      });
+    }
     const readme = readmeRes.status === 200 ? RestReadme(readmeRes.json, "readme") : null;
     const address = repositoryAddress(o, n);
     const updated = r.pushed_at !== null && r.pushed_at > r.updated_at ? r.pushed_at : r.updated_at;
@@ -613,7 +667,8 @@ export class RestSource implements Source {
       const positions = page.map((_, i) => fetched + i);
       fetched += page.length;
       next = res.next;
-      const items = await Promise.all(page.map((i) => this.#complete(i, null, fetchedAt)));
+      // Every member whole, or the page fails: a member GitHub failed on is never left out.
+      const items = await Promise.all(page.map((i) => this.#member(i, fetchedAt)));
       // `/issues` gives no total. Matches cut off by the limit are counted
       // (the Listing is then not fully expanded); past the last page nothing
       // else matches, otherwise at least one more item may.

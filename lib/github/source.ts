@@ -34,6 +34,25 @@ export function failedFetch(e: unknown): Fetched<never> | null {
   return { status: "failed", message: e.message, counts: e.answered };
 }
 
+/**
+ * Runs the fetch of one thing alone: a transient failure of GitHub's on it
+ * (after retries) is what fetching it gave, not a throw its neighbours share.
+ *
+ * @example
+ * ```ts
+ * const r = await alone(() => fetchIssue(7)); // { status: "failed", … } on a 502
+ * ```
+ */
+export async function alone<T>(fetch: () => Promise<T>): Promise<T | Fetched<never>> {
+  try {
+    return await fetch();
+  } catch (e) {
+    const failed = failedFetch(e);
+    if (failed) return failed;
+    throw e;
+  }
+}
+
 /** What revalidating one stored thing gave. */
 export type Revalidated<T> = Fetched<T> | { status: "unchanged" };
 

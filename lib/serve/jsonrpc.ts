@@ -2,11 +2,14 @@
  * What the MCP server does with each line a client writes before the SDK
  * sees it (pure): JSON-RPC 2.0's answers for what cannot be handled — a line
  * that is not JSON (-32700), an object that is not a request, notification
- * or response (-32600, `id: null` where the id is unknown), params or tool
- * arguments that do not fit (-32602) — each with a one-line message, so
+ * or response (-32600, `id: null` where the id is unknown), params that do
+ * not fit or an unknown tool (-32602) — each with a one-line message, so
  * every request that has an id gets an answer and none reaches the SDK to be
- * dropped or answered with a multi-line dump. Lines are framed from bytes
- * with a bound on their length.
+ * dropped or answered with a multi-line dump. A known tool's arguments that
+ * do not fit its schema are not a protocol error: since MCP revision
+ * 2025-11-25 input validation errors are tool execution errors, a result
+ * with `isError: true` whose one line the model reads and acts on. Lines are
+ * framed from bytes with a bound on their length.
  *
  * @example
  * ```ts
@@ -37,12 +40,19 @@ export interface ErrorReply {
   error: { code: number; message: string };
 }
 
+/** A `tools/call` answered without running the tool: a tool execution error the model reads. */
+export interface ToolErrorReply {
+  jsonrpc: "2.0";
+  id: RequestId;
+  result: { content: { type: "text"; text: string }[]; isError: true };
+}
+
 /** What to do with one line from the client. */
 export type Inbound =
   /** Hand it to the SDK. */
   | { kind: "message"; message: JSONRPCMessage }
   /** Answer with this and hand nothing on. */
-  | { kind: "reply"; reply: ErrorReply }
+  | { kind: "reply"; reply: ErrorReply | ToolErrorReply }
   /** Nothing to hand on and nothing to answer (a blank line, a malformed notification). */
   | { kind: "ignore" };
 
@@ -100,31 +110,61 @@ const REQUEST_SCHEMAS: Map<string, Validator> = new Map(
   ) => [s.shape.method.value, s as unknown as Validator]),
 );
 
+/** What checking a request before the SDK sees it found wrong with it. */
+type Problem =
+  /** The request itself does not fit (-32602). */
+  | { kind: "params"; message: string }
+  /** A known tool's arguments do not fit its schema: a tool execution error. */
+  | { kind: "arguments"; message: string };
+
 /**
  * A request the SDK would handle, checked against its schema (and, for
- * `tools/call`, the tool's arguments against the tool's): null when it fits,
- * else the -32602 message.
+ * `tools/call`, the tool's arguments against the tool's): null when it fits.
  */
 function paramsProblem(
   method: string,
   message: Record<string, unknown>,
   tools: Record<string, Validator>,
-): string | null {
+): Problem | null {
   const schema = REQUEST_SCHEMAS.get(method);
   if (!schema) return null; // unknown methods are the SDK's to refuse (-32601)
   const checked = schema.safeParse({ method, params: message.params });
-  if (!checked.success) return `Invalid params for ${method}: ${issues(checked)}`;
+  if (!checked.success) {
+    return { kind: "params", message: `Invalid params for ${method}: ${issues(checked)}` };
+  }
   if (method !== "tools/call") return null;
   const params = message.params as { name: string; arguments?: unknown };
   const tool = Object.hasOwn(tools, params.name) ? tools[params.name] : undefined;
-  if (!tool) return `Unknown tool: ${clip(JSON.stringify(params.name), 80)}`;
+  // The spec keeps an unknown tool a protocol error: there is nothing for the model to correct.
+  if (!tool) {
+    return { kind: "params", message: `Unknown tool: ${clip(JSON.stringify(params.name), 80)}` };
+  }
   const args = tool.safeParse(params.arguments ?? {});
-  return args.success ? null : `Invalid arguments for tool ${params.name}: ${issues(args)}`;
+  if (args.success) return null;
+  return {
+    kind: "arguments",
+    message: `Invalid arguments for tool ${params.name}: ${issues(args)}`,
+  };
+}
+
+/**
+ * The tool execution error (MCP 2025-11-25) answering a `tools/call` whose
+ * arguments do not fit, on one line.
+ *
+ * @example
+ * ```ts
+ * toolError(3, "Invalid arguments for tool resource: address: Required").result.isError; // true
+ * ```
+ */
+export function toolError(id: RequestId, message: string): ToolErrorReply {
+  const text = `rgraph: ${clip(message.split("\n")[0])}`;
+  return { jsonrpc: "2.0", id, result: { content: [{ type: "text", text }], isError: true } };
 }
 
 /**
  * Reads one line from the client. `tools` holds each tool's argument
- * validator, so bad arguments are answered -32602 before the tool runs.
+ * validator, so bad arguments are answered (a tool execution error) before
+ * the tool runs.
  */
 export function readMessage(line: string, tools: Record<string, Validator>): Inbound {
   if (line.trim() === "") return { kind: "ignore" };
@@ -159,7 +199,10 @@ export function readMessage(line: string, tools: Record<string, Validator>): Inb
     }
     if (!paramsOk) return reply(id, INVALID_PARAMS, "Invalid params: params must be an object");
     const problem = paramsProblem(parsed.method, parsed, tools);
-    if (problem) return reply(id, INVALID_PARAMS, problem);
+    if (problem?.kind === "arguments") {
+      return { kind: "reply", reply: toolError(id, problem.message) };
+    }
+    if (problem) return reply(id, INVALID_PARAMS, problem.message);
     return { kind: "message", message: parsed as JSONRPCMessage };
   }
   // A response to a request of the server's.

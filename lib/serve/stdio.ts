@@ -24,6 +24,7 @@ import {
   PARSE_ERROR,
   readMessage,
   type RequestId,
+  type ToolErrorReply,
   tooLong,
   type Validator,
 } from "./jsonrpc.ts";
@@ -123,7 +124,7 @@ export class StdioTransport implements Transport {
   }
 
   /** Writes one message as a line; a client that stopped reading closes the transport. */
-  #write(message: JSONRPCMessage | ErrorReply): Promise<void> {
+  #write(message: JSONRPCMessage | ErrorReply | ToolErrorReply): Promise<void> {
     const bytes = new TextEncoder().encode(`${JSON.stringify(message)}\n`);
     this.#writing = this.#writing.then(async () => {
       if (this.#closed) return;

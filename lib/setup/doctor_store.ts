@@ -8,6 +8,7 @@ import { DatabaseSync } from "node:sqlite";
 import type { Config } from "../config.ts";
 import {
   type GraphServerReport,
+  printableUrl,
   SCHEMA_VERSION,
   type Store,
   StoreFaultError,
@@ -15,6 +16,11 @@ import {
 } from "../store/mod.ts";
 import { firstLine } from "../errors.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
+
+/** The store as doctor names it: the graph store's URL without its credentials, else the file. */
+function storeName(config: Config): string {
+  return config.store.url === null ? config.store.path : printableUrl(config.store.url);
+}
 
 function megabytes(bytes: number | null): string {
   return bytes === null ? "size unknown" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -40,7 +46,7 @@ export async function storeChecks(config: Config): Promise<Check[]> {
     const store = await openStore(config);
     try {
       const m = await store.memoryStats();
-      const where = config.store.url ?? config.store.path;
+      const where = storeName(config);
       const resources = Object.values(m.resources).reduce((a, b) => a + b, 0);
       out.push(
         ok(
@@ -56,7 +62,7 @@ export async function storeChecks(config: Config): Promise<Check[]> {
       await store.close();
     }
   } catch (e) {
-    const where = config.store.url ?? config.store.path;
+    const where = storeName(config);
     if (e instanceof StoreFaultError) return [...out, fail("store", e.problem, e.fix)];
     if (e instanceof UnsupportedStoreError) {
       return [...out, fail("store", e.message, e.fix), await writableCheck(config.store.path)];
@@ -66,7 +72,7 @@ export async function storeChecks(config: Config): Promise<Check[]> {
         "store",
         `${where}: ${firstLine(e)}`,
         config.store.url
-          ? `start the graph store at ${config.store.url} or fix [store] url/user/password in ${config.file}`
+          ? `start the graph store at ${where} or fix [store] url/user/password in ${config.file}`
           : `make ${where} writable or set [store] path in ${config.file}`,
       ),
     );

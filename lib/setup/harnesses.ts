@@ -63,6 +63,21 @@ export interface Context {
 /** Hook timeout in seconds: a hook answers in milliseconds; a stuck one must not hold the agent. */
 const HOOK_TIMEOUT_S = 5;
 
+/**
+ * The largest timeout (seconds) a harness accepts for an event, where it caps
+ * one: Codex 0.171.0 clamps SessionEnd hooks to 3 s and prints an error item
+ * in every session when more is configured. The session-end command returns
+ * at once (the Sweep runs in a process of its own), so the cap costs nothing.
+ */
+const TIMEOUT_CAP_S: Partial<Record<HarnessId, Record<string, number>>> = {
+  codex: { SessionEnd: 3 },
+};
+
+/** The timeout (seconds) rgraph writes for `harness`'s `event`. */
+export function hookTimeout(harness: HarnessId, event: string): number {
+  return Math.min(HOOK_TIMEOUT_S, TIMEOUT_CAP_S[harness]?.[event] ?? HOOK_TIMEOUT_S);
+}
+
 /** One file rgraph manages for a harness. */
 export interface Target {
   path: string;
@@ -137,7 +152,8 @@ function parsed(text: string, format: "json" | "jsonc"): unknown {
 interface HookStyle {
   /** Claude-style `{matcher?, hooks: [handler]}` groups, or bare handlers (Cursor, Copilot). */
   grouped: boolean;
-  handler(command: string): Json;
+  /** The handler running `command` on `event`, with `timeout` seconds ({@link hookTimeout}). */
+  handler(command: string, timeout: number): Json;
   /** The command field of a handler. */
   commandKey: "command" | "bash";
   matcher?: (event: string) => string | undefined;
@@ -169,7 +185,7 @@ function hooksTarget(
     isObj(v) && Array.isArray(v.hooks) && v.hooks.length > 0 && v.hooks.every(ourHandler);
   const ourEntry = style.grouped ? ourGroup : ourHandler;
   const entry = (event: string): Json => {
-    const handler = style.handler(command(event));
+    const handler = style.handler(command(event), hookTimeout(harness, event));
     if (!style.grouped) return handler;
     const matcher = style.matcher?.(event);
     return matcher === undefined ? { hooks: [handler] } : { matcher, hooks: [handler] };
@@ -335,7 +351,7 @@ function homeOf(ctx: Context, variable: string | null, fallback: string): string
 
 const CLAUDE_STYLE: HookStyle = {
   grouped: true,
-  handler: (command) => ({ type: "command", command, timeout: HOOK_TIMEOUT_S }),
+  handler: (command, timeout) => ({ type: "command", command, timeout }),
   commandKey: "command",
   scaffold: {},
 };
@@ -383,7 +399,7 @@ export function targetsFor(harness: HarnessId, ctx: Context): Target[] {
       const dir = project ? join(base, ".github") : homeOf(ctx, "COPILOT_HOME", ".copilot");
       const style: HookStyle = {
         grouped: false,
-        handler: (bash) => ({ type: "command", bash, timeoutSec: HOOK_TIMEOUT_S }),
+        handler: (bash, timeoutSec) => ({ type: "command", bash, timeoutSec }),
         commandKey: "bash",
         scaffold: { version: 1 },
       };
@@ -423,11 +439,11 @@ export function targetsFor(harness: HarnessId, ctx: Context): Target[] {
       const path = join(project ? base : ctx.home, ".gemini/settings.json");
       const style: HookStyle = {
         grouped: true,
-        handler: (c) => ({
+        handler: (c, timeout) => ({
           type: "command",
           command: c,
           name: "rgraph",
-          timeout: HOOK_TIMEOUT_S * 1000,
+          timeout: timeout * 1000,
         }),
         commandKey: "command",
         scaffold: {},

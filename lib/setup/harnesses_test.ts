@@ -140,3 +140,20 @@ Deno.test("Codex: hooks switched off by the user stay off; Gemini settings keep 
   for (const g of gemini) t = g.uninstall(t);
   assert.equal(t, text);
 });
+
+Deno.test("Codex's SessionEnd hook asks for no more than the 3 s Codex allows; other hooks keep 5 s", () => {
+  const doc = JSON.parse(target("codex", "hooks").install(null));
+  const timeouts = Object.fromEntries(
+    Object.entries(doc.hooks as Record<string, { hooks: { timeout: number }[] }[]>).map((
+      [event, groups],
+    ) => [event, groups[0].hooks[0].timeout]),
+  );
+  assert.deepEqual(timeouts, {
+    SessionStart: 5,
+    UserPromptSubmit: 5,
+    PreToolUse: 5,
+    SessionEnd: 3,
+  });
+  const claude = JSON.parse(target("claude-code", "hooks").install(null));
+  assert.equal(claude.hooks.SessionEnd[0].hooks[0].timeout, 5);
+});

@@ -16,6 +16,7 @@
  */
 
 import type { MemoryStats, UserStats } from "../store/mod.ts";
+import { neutralizeLine } from "../untrusted.ts";
 
 /** The report, as `rgraph stats --json` prints it. */
 export interface StatsReport {
@@ -64,7 +65,7 @@ function size(bytes: number | null): string {
 
 function parts(entries: [string, number][]): string {
   const shown = entries.filter(([, n]) => n > 0);
-  return shown.length ? `  (${shown.map(([k, n]) => `${k} ${n}`).join(", ")})` : "";
+  return shown.length ? `  (${shown.map(([k, n]) => `${neutralizeLine(k)} ${n}`).join(", ")})` : "";
 }
 
 /** The report as a short table: label, count, breakdown. */
@@ -93,7 +94,7 @@ export function formatStats(r: StatsReport): string {
     ["Unresolved Touches", unresolved.reduce((a, [, n]) => a + n, 0), parts(unresolved)],
     ["Store size", size(r.memory.size_bytes), ""],
   ];
-  const head = `rgraph stats for ${r.user_id}${r.since ? ` since ${r.since}` : ""}`;
+  const head = `rgraph stats for ${neutralizeLine(r.user_id)}${r.since ? ` since ${r.since}` : ""}`;
   return [head, ...rows.map(([k, v, d]) => `${k.padEnd(24)} ${String(v).padStart(7)}${d}`)].join(
     "\n",
   );

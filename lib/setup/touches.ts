@@ -11,6 +11,7 @@
  */
 
 import type { Touch } from "../types.ts";
+import { clipLine } from "../untrusted.ts";
 
 /** The JSON form of one Touch (a stable, documented field set). */
 export function touchJson(t: Touch) {
@@ -51,16 +52,27 @@ export function statusText(t: Pick<Touch, "status" | "reason" | "outcome">): str
   return t.status;
 }
 
-/** A terminal table, one Touch a row. */
+/** The widest an address cell gets; the JSON form has it whole. */
+const ADDRESS_SHOWN = 300;
+/** The widest any other cell gets (ids, tool names: short unless hostile). */
+const CELL_SHOWN = 120;
+
+/**
+ * A terminal table, one Touch a row. Every cell is untrusted text (a hook
+ * payload's ids and tool names, a shared store's fields), so each is
+ * neutralised and bounded (`../untrusted.ts`).
+ */
 export function touchTable(touches: Touch[]): string {
   if (touches.length === 0) return "no Touches yet";
   const rows = touches.map((t) => [
-    t.recorded_at.replace("T", " ").replace(/\.\d+Z$/, "Z"),
-    t.provenance,
-    statusText(t),
-    t.limit === null ? t.address : `${t.address} (limit ${t.limit})`,
-    [t.harness, t.tool_name].filter((x) => x).join(" ") || "-",
-    t.session_id ?? "-",
+    clipLine(t.recorded_at.replace("T", " ").replace(/\.\d+Z$/, "Z"), CELL_SHOWN),
+    clipLine(t.provenance, CELL_SHOWN),
+    clipLine(statusText(t), CELL_SHOWN),
+    t.limit === null
+      ? clipLine(t.address, ADDRESS_SHOWN)
+      : `${clipLine(t.address, ADDRESS_SHOWN)} (limit ${t.limit})`,
+    clipLine([t.harness, t.tool_name].filter((x) => x).join(" ") || "-", CELL_SHOWN),
+    clipLine(t.session_id ?? "-", CELL_SHOWN),
   ]);
   const head = ["recorded", "provenance", "status", "address", "via", "session"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -1,19 +1,44 @@
 /**
- * Printing a Bolt URL. Its own module, free of the Bolt driver and of
- * `node:crypto`, so any command can name the graph store it talks to.
+ * Printing a store URL: the one redaction every URL rgraph prints goes
+ * through (output, doctor's checks and fixes, errors, logs). Its own module,
+ * free of the Bolt driver and of `node:crypto`, so any command can name the
+ * graph store it talks to.
  *
  * @module
  */
 
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 /**
- * A Bolt URL fit to print: any `user:password@` is dropped, so credentials
- * written into a URL never reach output or logs.
+ * A URL fit to print: everything between `://` and the last `@` is dropped,
+ * so credentials written into a URL never reach output or logs — whatever
+ * characters the password holds (`@`, `/`, `:`, `?`), since a host never
+ * holds an `@` and the last one is where the credentials end. Text without a
+ * scheme is returned as it is.
  *
  * @example
  * ```ts
  * printableUrl("bolt://neo:secret@db:7687"); // "bolt://db:7687"
+ * printableUrl("bolt://neo4j:p@ss/word@db:7687"); // "bolt://db:7687"
  * ```
  */
 export function printableUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, "$1");
+  const scheme = SCHEME.exec(url);
+  if (scheme === null) return url;
+  const at = url.lastIndexOf("@");
+  return at < scheme[0].length ? url : scheme[0] + url.slice(at + 1);
+}
+
+/**
+ * Whether a URL carries credentials (`user@` or `user:password@`), which
+ * belong in the config file or the environment, never on a command line.
+ *
+ * @example
+ * ```ts
+ * hasCredentials("bolt://neo4j:pw@db:7687"); // true
+ * hasCredentials("bolt://db:7687"); // false
+ * ```
+ */
+export function hasCredentials(url: string): boolean {
+  return printableUrl(url) !== url;
 }

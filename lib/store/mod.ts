@@ -54,7 +54,7 @@ export {
   type SweepSignal,
 } from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
-export { printableUrl } from "./bolt_url.ts";
+export { hasCredentials, printableUrl } from "./bolt_url.ts";
 export type { GraphTarget, MigrateCounts, ServerReport as GraphServerReport } from "./graph/mod.ts";
 
 /**

@@ -29,6 +29,13 @@ export interface SweepContext {
   settle(touches: Touch[], outcome: Settlement, naiveCost?: number): Promise<void>;
   /** Settles a group by what was fetched for it (nothing came back: not found). */
   settleFetched(g: Group, r: Fetched<Resource> | undefined): Promise<void>;
+  /**
+   * GitHub failed on what `g` asks for alone (`counts`: GitHub answered with
+   * the failure): its Touches wait for a later Sweep, and the summary names it.
+   */
+  failed(g: Group, message: string, counts: boolean): Promise<void>;
+  /** Names in the summary something not stored because GitHub did not answer for all of it. */
+  incomplete(key: string, message: string): void;
   /** Runs `work` if its estimated cost fits the budget (see `budget.ts`). */
   withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void>;
   /**

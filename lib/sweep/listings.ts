@@ -13,7 +13,13 @@
  */
 
 import { chooseListing, memberMatches, parseKey } from "../address/mod.ts";
-import { type ChangedHead, listingPoints, type Source, UnavailableError } from "../github/mod.ts";
+import {
+  type ChangedHead,
+  listingPoints,
+  type Source,
+  TransientError,
+  UnavailableError,
+} from "../github/mod.ts";
 import type {
   ItemAddress,
   ItemResource,
@@ -154,6 +160,9 @@ async function fetchListing(
     if (e instanceof UnavailableError) {
       return await run.settle(g.touches, { status: "unresolved", reason: e.reason });
     }
+    // GitHub failed on a member or a page: the Listing is not stored short (what it
+    // had stays), and is retried like an item GitHub fails on.
+    if (e instanceof TransientError && e.answered) return await run.failed(g, e.message, true);
     throw e;
   }
   await written;

@@ -20,6 +20,7 @@
 
 import type { SweepTrigger } from "./lock.ts";
 import { summaryLine, type SweepSummary } from "./summary.ts";
+import { neutralizeLine } from "../untrusted.ts";
 
 /** How a Sweep ended. */
 export type SweepOutcome =
@@ -227,5 +228,8 @@ export function scrubSweepRecord(
 /** Appends one line to `<data dir>/sweep.log`. */
 export function appendSweepLog(dataDir: string, line: string): void {
   Deno.mkdirSync(dataDir, { recursive: true });
-  Deno.writeTextFileSync(`${dataDir}/sweep.log`, `${line.split("\n")[0]}\n`, { append: true });
+  // A log is read in a terminal: its line (errors quoting GitHub or a store) follows the one rule.
+  Deno.writeTextFileSync(`${dataDir}/sweep.log`, `${neutralizeLine(line.split("\n")[0])}\n`, {
+    append: true,
+  });
 }

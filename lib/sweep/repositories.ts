@@ -25,7 +25,11 @@ import { type Group, writeFor } from "./groups.ts";
 export async function fetchUnasked(run: SweepContext, a: RepositoryAddress): Promise<void> {
   await run.withBudget([], REPOSITORY_REQUESTS, async () => {
     const r = await (await run.source()).repository(a.owner, a.repo, null);
-    if (r.status !== "ok") return;
+    if (r.status !== "ok") {
+      // Its items are stored; a later Sweep that meets them again fetches it.
+      const why = r.status === "failed" ? r.message : `GitHub answered ${r.status}`;
+      return run.incomplete(a.key, `the repository of stored items was not stored: ${why}`);
+    }
     await run.store.putResources([{
       resource: r.value,
       aliases: r.value.address === a.key ? [] : [a.key],

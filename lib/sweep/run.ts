@@ -187,7 +187,7 @@ class Run implements SweepContext {
         resourceRequests(r.value),
       );
     }
-    if (r?.status === "failed") return await this.#failed(g, r.message, r.counts);
+    if (r?.status === "failed") return await this.failed(g, r.message, r.counts);
     await this.settle(g.touches, { status: "unresolved", reason: r?.status ?? "not_found" });
   }
 
@@ -198,14 +198,19 @@ class Run implements SweepContext {
    * item starts from none, so it is tried again. A failure of the network
    * on the way counts nothing.
    */
-  async #failed(g: Group, message: string, counts: boolean): Promise<void> {
-    const note = `${g.address.key}: ${message}`;
-    if (!this.summary.errors.includes(note)) this.summary.errors.push(note);
+  async failed(g: Group, message: string, counts: boolean): Promise<void> {
+    this.incomplete(g.address.key, message);
     const last = counts ? g.touches.filter((t) => t.failures + 1 >= UNAVAILABLE_AFTER) : [];
     const again = g.touches.filter((t) => !last.includes(t));
     await this.settle(last, { status: "unresolved", reason: "unavailable", detail: message });
     if (counts) { for (const t of again) this.#failures.set(t.id, message); }
     await this.settle(again, { status: "pending" });
+  }
+
+  incomplete(key: string, message: string): void {
+    const note = `${key}: ${message}`;
+    if (!this.summary.errors.includes(note)) this.summary.errors.push(note);
+    if (!this.summary.incomplete.includes(key)) this.summary.incomplete.push(key);
   }
 
   /**
@@ -364,9 +369,14 @@ class Run implements SweepContext {
     const { repo } = p;
     const along = this.#alongs.get(repo.key);
     const homes = new Set<string>();
-    if (along) {
+    // Not stored and not fetched along this batch: an earlier Sweep stored its items and
+    // GitHub failed on the repository itself, so it is fetched now.
+    const missing = this.#unasked.has(repo.key);
+    if (along || missing) {
       const heads = await this.store.getHeads(p.items.map((g) => g.address.key));
       for (const h of heads.values()) homes.add(repositoryOf(parseKey(h.address)!).key);
+    }
+    if (along) {
       // A Listing's repository, unless GitHub said it has none to store.
       if (p.listings.length && !(along.came && along.repository === null)) {
         homes.add(along.repository?.address ?? repo.key);

@@ -17,6 +17,7 @@ import type { Config } from "../config.ts";
 import { pauseLine, type PauseState, pauseState } from "../capture/mod.ts";
 import { openStore, type UserStats } from "../store/mod.ts";
 import { ago } from "../time.ts";
+import { clipLine } from "../untrusted.ts";
 import { type LockHolder, sweepLockHolder } from "./lock.ts";
 import { type BudgetSeen, type LastSweep, readSweepRecord } from "./record.ts";
 
@@ -135,7 +136,7 @@ export function formatStatus(r: StatusReport, now: Date): string {
   lines.push(r.last_sweep ? lastLine(r.last_sweep, now) : "last Sweep: none yet");
   lines.push(
     r.last_error
-      ? `last error: ${ago(r.last_error.at, now)}: ${r.last_error.message}`
+      ? `last error: ${ago(r.last_error.at, now)}: ${clipLine(r.last_error.message, 500)}`
       : "last error: none",
   );
   lines.push(

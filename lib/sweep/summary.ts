@@ -71,6 +71,14 @@ export interface SweepSummary {
    */
   errors: string[];
   /**
+   * What could not be read to its end this run, by Address: an item whose
+   * thread, changed files or review comments GitHub failed on part-way, a
+   * Listing with a member GitHub failed on, a repository or README GitHub
+   * did not answer for. None of it was stored as if complete (an earlier
+   * complete version stays); its Touches wait for a later Sweep.
+   */
+  incomplete: string[];
+  /**
    * GitHub's budget ran out this run (or only its reserve was left): what it
    * could not fetch is unresolved `rate_limited`, and a later Sweep retries it.
    */
@@ -93,6 +101,7 @@ export function newSummary(): SweepSummary {
     source: "none",
     budget: { remaining: null, limit: null, reset_at: null },
     errors: [],
+    incomplete: [],
     rate_limited: false,
     elapsed_ms: 0,
   };

@@ -323,7 +323,19 @@ export class Renderer {
       field: field === "UPDATED_AT" ? "updated" : field === "COMMENTS" ? "comments" : "created",
       direction: a.orderBy?.direction === "DESC" ? "desc" : "asc",
     };
-    return connection(selectItems(all, filter, order), a, (it) => this.item(it));
+    return connection(selectItems(all, filter, order), a, (it) => this.member(it));
+  }
+
+  /** An item as a list's member: a node fault set on it fails that node alone (null, with an error). */
+  member(it: ItemRec) {
+    const fault = this.faults?.take(it.repo.owner, it.repo.name, it.number);
+    if (fault?.kind === "node") {
+      // A rejected list element: graphql-js nulls that node and names its path in `errors`.
+      return Promise.reject(
+        new GitHubGraphqlError(fault.type ?? "", fault.message ?? INTERNAL_MESSAGE),
+      );
+    }
+    return this.item(it);
   }
 
   item(it: ItemRec) {

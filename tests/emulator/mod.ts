@@ -107,7 +107,13 @@ export interface Emulator {
    * meet `fault`: an error on its node, or the whole request failing.
    */
   faultItem(owner: string, repo: string, number: number, fault: ItemFault, times?: number): void;
-  /** Removes every item fault. */
+  /**
+   * The next `times` REST requests whose path matches `path` (default: all
+   * of them) fail with `failure`: one page of a thread, a README, a
+   * repository, while the rest of what GitHub serves answers as usual.
+   */
+  faultPath(path: RegExp, failure: Failure, times?: number): void;
+  /** Removes every item and path fault. */
   clearFaults(): void;
   close(): Promise<void>;
 }
@@ -132,6 +138,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const closing = Promise.withResolvers<void>();
   const failures: Failure[] = [];
   const faults = new Faults();
+  const pathFaults: { path: RegExp; failure: Failure; left: number }[] = [];
   const makeBuckets = () => ({
     graphql: newBucket(options.graphqlLimit ?? 5000),
     core: newBucket(options.restLimit ?? 5000),
@@ -217,6 +224,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (out.failure !== undefined) return await failedOrHang(out.failure);
       return json(out.status, out.body, { ...common, ...rateHeaders(buckets.graphql, "graphql") });
     }
+    const byPath = pathFaults.find((f) => f.path.test(`${url.pathname}${url.search}`));
+    if (byPath) {
+      if (--byPath.left <= 0) pathFaults.splice(pathFaults.indexOf(byPath), 1);
+      return await failedOrHang(byPath.failure);
+    }
     const item = restItem(url.pathname);
     const fault = item ? faults.take(item.owner, item.repo, item.number) : null;
     if (fault?.kind === "request") return await failedOrHang(fault.failure);
@@ -266,8 +278,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faultItem(owner, repo, number, fault, times) {
       faults.set(owner, repo, number, fault, times);
     },
+    faultPath(path, failure, times = Infinity) {
+      pathFaults.push({ path, failure, left: times });
+    },
     clearFaults() {
       faults.clear();
+      pathFaults.length = 0;
     },
     async close() {
       closing.resolve();

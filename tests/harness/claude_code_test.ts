@@ -43,6 +43,16 @@ harnessTests({
     DISABLE_ERROR_REPORTING: "1",
   }),
   configure: () => Promise.resolve(),
+  // Hook failures, timeouts and MCP server errors are logged to the debug file.
+  problems: ({ world }) => {
+    try {
+      return Deno.readTextFileSync(`${world.root}/claude-debug.txt`).split("\n").filter((l) =>
+        /\[(WARN|ERROR)\]/.test(l)
+      );
+    } catch {
+      return [];
+    }
+  },
   trust: null,
   session: async ({ bin, world, env }, prompt) => {
     const r = await run([

@@ -12,7 +12,14 @@
  */
 
 import assert from "node:assert/strict";
-import { type Ctx, FINAL_TEXT, GH_COMMAND, harnessTests, RESOURCE_ADDRESS } from "./scenario.ts";
+import {
+  type Ctx,
+  FINAL_TEXT,
+  GH_COMMAND,
+  harnessTests,
+  RESOURCE_ADDRESS,
+  warningBlocks,
+} from "./scenario.ts";
 import { startModelServer } from "./model_server.ts";
 import { type Run, run } from "./world.ts";
 
@@ -138,6 +145,18 @@ async function exec(ctx: Ctx, prompt: string): Promise<{ run: Run; sessionId: st
   return { run: r, sessionId };
 }
 
+/** The `error` items of a `codex exec --json` run (Codex reports hook and config problems so). */
+function errorItems(stdout: string): string[] {
+  return stdout.split("\n").flatMap((line) => {
+    try {
+      const event = JSON.parse(line);
+      return event?.item?.type === "error" ? [String(event.item.message)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 function providerConfig(url: string): string {
   return `model = "gpt-5.1"
 model_provider = "scripted"
@@ -222,4 +241,8 @@ harnessTests({
     },
   },
   session: (ctx, prompt) => exec(ctx, prompt),
+  problems: (
+    _,
+    session,
+  ) => [...errorItems(session.run.stdout), ...warningBlocks(session.run.stderr)],
 });

@@ -12,7 +12,14 @@
  */
 
 import assert from "node:assert/strict";
-import { type Ctx, FINAL_TEXT, GH_COMMAND, harnessTests, RESOURCE_ADDRESS } from "./scenario.ts";
+import {
+  type Ctx,
+  FINAL_TEXT,
+  GH_COMMAND,
+  harnessTests,
+  RESOURCE_ADDRESS,
+  warningBlocks,
+} from "./scenario.ts";
 import { startModelServer } from "./model_server.ts";
 import { harnessBinDir, type Run, run } from "./world.ts";
 
@@ -108,4 +115,29 @@ harnessTests({
     },
   },
   session: copilot,
+  // Copilot logs hook and MCP problems to ~/.copilot/logs, and reports some as JSON events.
+  problems: ({ world }, session) => {
+    const logs: string[] = [];
+    try {
+      for (const e of Deno.readDirSync(`${world.home}/.copilot/logs`)) {
+        logs.push(
+          ...Deno.readTextFileSync(`${world.home}/.copilot/logs/${e.name}`).split("\n").filter((
+            l,
+          ) => /\[(WARNING|ERROR)\]/.test(l)),
+        );
+      }
+    } catch {
+      // no logs
+    }
+    const events = session.run.stdout.split("\n").flatMap((line) => {
+      try {
+        const e = JSON.parse(line);
+        const bad = /(warning|error)$/i.test(String(e?.type)) || e?.data?.status === "failed";
+        return bad ? [JSON.stringify(e)] : [];
+      } catch {
+        return [];
+      }
+    });
+    return [...logs, ...events, ...warningBlocks(session.run.stderr)];
+  },
 });

@@ -13,7 +13,14 @@
  */
 
 import assert from "node:assert/strict";
-import { type Ctx, FINAL_TEXT, GH_COMMAND, harnessTests, RESOURCE_ADDRESS } from "./scenario.ts";
+import {
+  type Ctx,
+  FINAL_TEXT,
+  GH_COMMAND,
+  harnessTests,
+  RESOURCE_ADDRESS,
+  warningBlocks,
+} from "./scenario.ts";
 import { startModelServer } from "./model_server.ts";
 import { REPO, type Run, run, type TouchJson } from "./world.ts";
 
@@ -126,6 +133,11 @@ harnessTests({
     },
   },
   session: gemini,
+  problems: (_, session) => warningBlocks(session.run.stderr),
+  expectedProblems: [{
+    pattern: /^WARNING: The following project-level hooks have been detected in this workspace:/,
+    why: "Gemini lists every project-level hook on every run, whoever wrote it",
+  }],
   extra: async (t, { world }, session, touches: TouchJson[]) => {
     // issue 11 (fix 5): Gemini's `mcp_<server>_<tool>` names are recognised for the GitHub MCP
     // server and for fetch tools.

@@ -14,7 +14,13 @@
  */
 
 import assert from "node:assert/strict";
-import { FINAL_TEXT, GH_COMMAND, harnessTests, RESOURCE_ADDRESS } from "./scenario.ts";
+import {
+  FINAL_TEXT,
+  GH_COMMAND,
+  harnessTests,
+  RESOURCE_ADDRESS,
+  warningBlocks,
+} from "./scenario.ts";
 import { harnessBinDir, run } from "./world.ts";
 
 const WITNESS = new URL("./opencode_witness.js", import.meta.url).pathname;
@@ -112,6 +118,23 @@ harnessTests({
       }
     }
     return { run: r, sessionId };
+  },
+  // OpenCode logs plugin and MCP problems as level=WARN / level=ERROR lines in its log folder.
+  problems: ({ world }, session) => {
+    const dir = `${world.home}/.local/share/opencode/log`;
+    const lines: string[] = [];
+    try {
+      for (const e of Deno.readDirSync(dir)) {
+        lines.push(
+          ...Deno.readTextFileSync(`${dir}/${e.name}`).split("\n").filter((l) =>
+            /\blevel=(WARN|ERROR)\b/.test(l)
+          ),
+        );
+      }
+    } catch {
+      // no log
+    }
+    return [...lines, ...warningBlocks(session.run.stderr)];
   },
   extra: async (t, { world, model, variant }) => {
     if (variant.variant !== "default") return;

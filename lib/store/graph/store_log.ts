@@ -16,6 +16,7 @@
  */
 
 import type { Skip } from "./decode.ts";
+import { neutralizeLine } from "../../untrusted.ts";
 
 /** Past this size the log starts afresh (the old one is kept as `store.log.old`). */
 const MAX_BYTES = 1 << 20;
@@ -40,7 +41,7 @@ export function storeLog(dataDir: string): Skip {
   const path = `${dataDir}/store.log`;
   let seen: Set<string> | null = null;
   return (what, why) => {
-    const entry = `skipped ${what}: ${why}`.replace(/\s+/g, " ");
+    const entry = neutralizeLine(`skipped ${what}: ${why}`).replace(/\s+/g, " ");
     try {
       seen ??= entries(path);
       if (seen.has(entry)) return;

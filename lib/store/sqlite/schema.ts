@@ -14,6 +14,7 @@
  */
 
 import type { DatabaseSync } from "node:sqlite";
+import { TALLY_MIGRATION } from "./tally.ts";
 
 /**
  * Migration N (1-based) brings the schema from version N-1 to N. Append only:
@@ -206,6 +207,8 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE touches ADD COLUMN failures INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE touches ADD COLUMN detail TEXT;
   `,
+  // 7: each user's running count of Touches, so reports need not read them all (see tally.ts).
+  TALLY_MIGRATION,
 ];
 
 /** The schema version this build writes. */

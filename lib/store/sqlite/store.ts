@@ -28,11 +28,11 @@ import {
   type ResourceWrite,
   type Settlement,
   type Store,
-  tallyTouches,
   type TouchQuery,
   type UserStats,
 } from "../contract.ts";
 import { migrate, SchemaTooNewError } from "./schema.ts";
+import { avoidedSql, readUserStats } from "./tally.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
 import { faultError, openFault, storeFault } from "./faults.ts";
 import type {
@@ -231,34 +231,40 @@ export class SqliteStore implements Store {
     return this.#op(() => {
       for (const t of touches) requireUser(t.user_id);
       if (touches.length === 0) return 0;
+      // A Cache Read answered from memory is reckoned as it is recorded (see tally.ts); the
+      // hook's Touches skip the reckoning.
       const sql = `INSERT INTO touches (id, user_id, session_id, provenance, address, kind,
           asked_limit, tool_name, tool_use_id, agent_id, harness, recorded_at, dedup_key, status,
-          outcome, target, settled_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          outcome, target, settled_at, avoided)
+        VALUES ($id, $user, $session, $provenance, $address, $kind, $limit, $tool, $toolUse,
+          $agent, $harness, $recorded, $dedup, $status, $outcome, $target, $settled,
+          CASE WHEN $status = 'served' AND $outcome IN ('hit', 'subsumed')
+            THEN ${avoidedSql("$limit", "coalesce($target, $address)")} ELSE 0 END)
         ON CONFLICT (user_id, dedup_key) DO NOTHING`;
       return this.#write(() => {
         let added = 0;
         for (const t of touches) {
-          added += this.#run(
-            sql,
-            crypto.randomUUID(),
-            t.user_id,
-            t.session_id,
-            t.provenance,
-            t.address,
-            t.kind,
-            t.limit,
-            t.tool_name,
-            t.tool_use_id,
-            t.agent_id,
-            t.harness,
-            t.recorded_at,
-            t.dedup_key,
-            t.status,
-            t.outcome ?? null,
-            t.target ?? null,
-            // A Cache Read is settled the moment it is answered.
-            t.status === "served" ? t.recorded_at : null,
+          added += Number(
+            this.#stmt(sql).run({
+              id: crypto.randomUUID(),
+              user: t.user_id,
+              session: t.session_id,
+              provenance: t.provenance,
+              address: t.address,
+              kind: t.kind,
+              limit: t.limit,
+              tool: t.tool_name,
+              toolUse: t.tool_use_id,
+              agent: t.agent_id,
+              harness: t.harness,
+              recorded: t.recorded_at,
+              dedup: t.dedup_key,
+              status: t.status,
+              outcome: t.outcome ?? null,
+              target: t.target ?? null,
+              // A Cache Read is settled the moment it is answered.
+              settled: t.status === "served" ? t.recorded_at : null,
+            }).changes,
           );
         }
         return added;
@@ -860,34 +866,7 @@ export class SqliteStore implements Store {
   userStats(userId: string, since?: string): Promise<UserStats> {
     return this.#op(() => {
       requireUser(userId);
-      const scope = { user: userId, since: since ?? null };
-      const groups = this.#stmt(
-        `SELECT status, outcome, reason, count(*) AS n, min(recorded_at) AS oldest FROM touches
-         WHERE user_id = $user AND ($since IS NULL OR recorded_at >= $since)
-         GROUP BY status, outcome, reason`,
-      ).all(scope) as Row[];
-      // What each answered read would have cost GitHub, from what served it,
-      // as lib/sweep/cost.ts estimates it: an item 1 request plus one per 100
-      // comments; a listing one per 100 members plus one per member; a
-      // repository 2 (metadata and README).
-      const avoided = this.#stmt(
-        `SELECT coalesce(sum(CASE
-            WHEN l.key IS NOT NULL THEN
-              (min(coalesce(t.asked_limit, l.member_count), l.member_count) + 99) / 100
-              + min(coalesce(t.asked_limit, l.member_count), l.member_count)
-            WHEN r.kind = 'repository' THEN 2
-            WHEN r.kind IS NOT NULL THEN 1 + (r.comment_count + 99) / 100
-            ELSE 0 END), 0) AS n
-         FROM touches t
-         LEFT JOIN listings l ON l.key = coalesce(t.target, t.address)
-         LEFT JOIN resources r ON r.id = (
-           SELECT id FROM resources WHERE address = coalesce(t.target, t.address)
-           UNION ALL SELECT resource_id FROM aliases WHERE key = coalesce(t.target, t.address)
-           LIMIT 1)
-         WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
-           AND t.status = 'served' AND t.outcome IN ('hit', 'subsumed')`,
-      ).get(scope) as Row;
-      return tallyTouches(groups, avoided.n as number);
+      return readUserStats((sql, params) => this.#stmt(sql).all(params) as Row[], userId, since);
     });
   }
 
