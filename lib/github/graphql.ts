@@ -118,7 +118,11 @@ export class GraphqlClient {
   async #once(q: Query): Promise<GqlResult> {
     if (this.exhausted()) {
       const r = this.rate!;
-      throw new RateLimitedError(r.resetAt, r.remaining > 0 ? RESERVE_REACHED : undefined);
+      throw new RateLimitedError(
+        r.resetAt,
+        r.remaining > 0 ? RESERVE_REACHED : undefined,
+        "graphql",
+      );
     }
     const token = this.#options.token;
     return await this.#options.limiter.run(async () => {
@@ -133,7 +137,7 @@ export class GraphqlClient {
           const data = (e.data ?? null) as Record<string, unknown> | null;
           if (data) this.#noteRate(data);
           if (errors.some((x) => x.type === "RATE_LIMITED")) {
-            throw new RateLimitedError(this.rate?.resetAt ?? null);
+            throw new RateLimitedError(this.rate?.resetAt ?? null, undefined, "graphql");
           }
           if (isTimeout(errors)) {
             throw new TransientError(
@@ -178,7 +182,11 @@ export class GraphqlClient {
       (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== undefined)
     ) {
       const reset = headers["x-ratelimit-reset"];
-      return new RateLimitedError(reset ? new Date(Number(reset) * 1000).toISOString() : null);
+      return new RateLimitedError(
+        reset ? new Date(Number(reset) * 1000).toISOString() : null,
+        undefined,
+        "graphql",
+      );
     }
     const message = scrub(String(err.message ?? e), token);
     if (status === 0 || isTransientStatus(status)) {

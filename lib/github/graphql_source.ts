@@ -44,6 +44,7 @@ import {
   failedFetch,
   type Fetched,
   type ListingPage,
+  type RateResource,
   type RepositoryAlong,
   type Revalidated,
   type Source,
@@ -186,7 +187,13 @@ export class GraphqlSource implements Source {
     if (this.client.rate === null) await this.client.query(rateLimitQuery());
   }
 
-  budget(): Budget {
+  readonly main = "graphql";
+
+  /** GraphQL points; `core` is the REST budget the few REST follow-ups (where a 404 led) spend. */
+  budget(resource: RateResource = "graphql"): Budget {
+    if (resource !== "graphql") {
+      return this.rest?.budgets.get(resource) ?? { remaining: null, limit: null, resetAt: null };
+    }
     const r = this.client.rate;
     return {
       remaining: r?.remaining ?? null,
@@ -195,10 +202,16 @@ export class GraphqlSource implements Source {
     };
   }
 
+  budgets(): Partial<Record<RateResource, Budget>> {
+    const out: Partial<Record<RateResource, Budget>> = { ...this.rest?.budgets.all() };
+    if (this.client.rate) out.graphql = this.budget("graphql");
+    return out;
+  }
+
   /** Points are compared with the whole hour's budget (GitHub: 5,000), once a response has told it. */
-  affordable(estimate: number): boolean {
-    const limit = this.client.rate?.limit;
-    return limit === undefined || estimate <= limit;
+  affordable(estimate: number, resource: RateResource = "graphql"): boolean {
+    const { limit } = this.budget(resource);
+    return limit === null || estimate <= limit;
   }
 
   async items(

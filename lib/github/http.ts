@@ -11,10 +11,32 @@
  * @module
  */
 
-/** GitHub's budget is spent: the rest of the Sweep waits for the next run. */
+/**
+ * The budgets GitHub keeps apart (`X-RateLimit-Resource`, GraphQL's
+ * `rateLimit`): REST requests (`core`), REST searches (`search`, by the
+ * minute) and GraphQL points. Spending one never spends another.
+ */
+export type RateResource = "core" | "search" | "graphql";
+
+/** One of GitHub's budgets, as last reported. */
+export interface Budget {
+  remaining: number | null;
+  limit: number | null;
+  resetAt: string | null;
+}
+
+/** One budget of `resource` is spent: the work that needs it waits for a later run. */
 export class RateLimitedError extends Error {
-  constructor(readonly resetAt: string | null, detail = "GitHub rate limit reached") {
-    super(resetAt ? `${detail} (resets ${resetAt})` : detail);
+  constructor(
+    readonly resetAt: string | null,
+    detail = "GitHub rate limit reached",
+    readonly resource: RateResource = "core",
+  ) {
+    super(
+      `${detail}${resource === "core" ? "" : ` (${resource})`}${
+        resetAt ? ` (resets ${resetAt})` : ""
+      }`,
+    );
     this.name = "RateLimitedError";
   }
 }

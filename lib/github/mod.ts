@@ -19,6 +19,7 @@ export {
   type ChangedHead,
   type Fetched,
   type ListingPage,
+  type RateResource,
   type RepositoryAlong,
   type Revalidated,
   type Source,

@@ -23,6 +23,7 @@
 import { itemAddress, repositoryAddress } from "../address/mod.ts";
 import type { Comment, ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
 import { resourceBase } from "./map.ts";
+import { RestBudgets, type RestResource, restResource } from "./rest_budget.ts";
 import { arr, bool, type Decoded, nullable, num, obj, optional, str } from "./decode.ts";
 import {
   AuthError,
@@ -44,6 +45,7 @@ import {
   type ChangedHead,
   type Fetched,
   type ListingPage,
+  type RateResource,
   type Revalidated,
   type Source,
   type StoredHead,
@@ -104,18 +106,17 @@ function ownerRepoOf(repositoryUrl: string): { owner: string; repo: string } {
   return { owner: parts[parts.length - 2], repo: parts[parts.length - 1] };
 }
 
-/** A REST client with the rate budget, conditional requests and counted redirects. */
+/** A REST client with the rate budgets, conditional requests and counted redirects. */
 export class RestClient {
   readonly #options: RestOptions;
   readonly #fetch: typeof fetch;
   /** Requests sent (each redirect hop and retry counts). */
   requests = 0;
-  remaining: number | null = null;
-  limit: number | null = null;
-  /** Epoch seconds when the budget resets. */
-  reset: number | null = null;
-  #firstAnswer: Promise<void> | null = null;
-  #inFlight = 0;
+  /** Each budget as last reported. */
+  readonly budgets = new RestBudgets();
+  /** The first request of each budget not yet known, which the others wait for. */
+  readonly #firstAnswer = new Map<RestResource, Promise<void>>();
+  readonly #inFlight = new Map<RestResource, number>();
 
   constructor(options: RestOptions) {
     this.#options = options;
@@ -123,40 +124,42 @@ export class RestClient {
   }
 
   /**
-   * Whether the budget (less the requests already in flight) is spent until
-   * `reset`, down to what this client keeps back.
+   * Whether the budget of `resource` (less its requests already in flight)
+   * is spent until its reset, down to what this client keeps back.
    */
-  exhausted(): boolean {
-    const floor = keptBack(this.limit, this.#options.reserve ?? 0);
-    return this.remaining !== null && this.remaining - this.#inFlight <= floor &&
-      (this.reset === null || this.reset * 1000 > Date.now());
+  exhausted(resource: RestResource = "core"): boolean {
+    const { remaining, limit, reset } = this.budgets.seen(resource);
+    const floor = keptBack(limit, this.#options.reserve ?? 0);
+    return remaining !== null && remaining - (this.#inFlight.get(resource) ?? 0) <= floor &&
+      (reset === null || reset * 1000 > Date.now());
   }
 
-  /** The error for a request not sent: GitHub's budget is spent, or only the reserve is left. */
-  #spent(): RateLimitedError {
-    return this.remaining !== null && this.remaining - this.#inFlight > 0
-      ? new RateLimitedError(this.#resetIso(), RESERVE_REACHED)
-      : new RateLimitedError(this.#resetIso());
-  }
-
-  #resetIso(): string | null {
-    return this.reset === null ? null : new Date(this.reset * 1000).toISOString();
+  /** The error for a request not sent: its budget is spent, or only the reserve is left. */
+  #spent(resource: RestResource): RateLimitedError {
+    const { remaining } = this.budgets.seen(resource);
+    const resetAt = this.budgets.get(resource).resetAt;
+    return remaining !== null && remaining - (this.#inFlight.get(resource) ?? 0) > 0
+      ? new RateLimitedError(resetAt, RESERVE_REACHED, resource)
+      : new RateLimitedError(resetAt, undefined, resource);
   }
 
   /**
-   * Learns the budget before a large piece of work, if no response has told
-   * it yet. `GET /rate_limit` does not count against the budget (it is still
-   * counted in {@link requests}).
+   * Learns every budget before a large piece of work, if no response has
+   * told the core one yet. `GET /rate_limit` does not count against any
+   * budget (it is still counted in {@link requests}).
    */
   async learnBudget(): Promise<void> {
-    if (this.remaining !== null) return;
+    if (this.budgets.seen("core").remaining !== null) return;
     this.requests++;
     try {
       const res = await this.#fetch(`${this.#options.apiUrl}/rate_limit`, {
         headers: this.#headers(null),
       });
-      await res.body?.cancel();
-      if (res.ok) this.#note(res.headers);
+      const body = await res.json().catch(() => null);
+      if (res.ok) {
+        this.budgets.note(res.headers, "core");
+        this.budgets.learn(body);
+      }
     } catch {
       // Unknown until the first real response: the work goes ahead one request at a time.
     }
@@ -175,16 +178,6 @@ export class RestClient {
     return h;
   }
 
-  #note(headers: Headers): void {
-    const n = (name: string) => {
-      const v = headers.get(name);
-      return v === null || v.trim() === "" || !Number.isFinite(Number(v)) ? null : Number(v);
-    };
-    this.remaining = n("x-ratelimit-remaining") ?? this.remaining;
-    this.limit = n("x-ratelimit-limit") ?? this.limit;
-    this.reset = n("x-ratelimit-reset") ?? this.reset;
-  }
-
   /**
    * GETs `path` (relative to the API, or an absolute `Link` URL), following
    * up to three redirects. 304/404/410 come back as statuses; throws
@@ -195,34 +188,47 @@ export class RestClient {
   }
 
   async #get(path: string, etag: string | null): Promise<RestResponse & { url: string }> {
-    // Until the first response tells the budget, requests go one at a time,
+    // Until the first response tells a budget, its requests go one at a time,
     // so a nearly spent budget is never overrun by a burst.
-    if (this.remaining === null && this.#firstAnswer) await this.#firstAnswer;
+    const resource = restResource(this.#options.apiUrl, this.#url(path));
+    const unknown = () => this.budgets.seen(resource).remaining === null;
+    const first = this.#firstAnswer.get(resource);
+    if (unknown() && first) await first;
     let answered: (() => void) | null = null;
-    if (this.remaining === null && !this.#firstAnswer) {
-      this.#firstAnswer = new Promise<void>((r) => (answered = r));
+    if (unknown() && !this.#firstAnswer.has(resource)) {
+      this.#firstAnswer.set(resource, new Promise<void>((r) => (answered = r)));
     }
     try {
-      return await this.#send(path, etag);
+      return await this.#send(path, etag, resource);
     } finally {
       (answered as (() => void) | null)?.();
     }
   }
 
-  async #send(path: string, etag: string | null): Promise<RestResponse & { url: string }> {
-    let url = /^https?:/.test(path) ? path : `${this.#options.apiUrl}${path}`;
+  #url(path: string): string {
+    return /^https?:/.test(path) ? path : `${this.#options.apiUrl}${path}`;
+  }
+
+  async #send(
+    path: string,
+    etag: string | null,
+    resource: RestResource,
+  ): Promise<RestResponse & { url: string }> {
+    let url = this.#url(path);
+    const inFlight = (d: number) =>
+      this.#inFlight.set(resource, (this.#inFlight.get(resource) ?? 0) + d);
     for (let hop = 0; hop < 4; hop++) {
-      if (this.exhausted()) throw this.#spent();
+      if (this.exhausted(resource)) throw this.#spent(resource);
       const res = await this.#options.limiter.run(async () => {
-        if (this.exhausted()) throw this.#spent();
+        if (this.exhausted(resource)) throw this.#spent(resource);
         this.requests++;
-        this.#inFlight++;
+        inFlight(1);
         try {
           const r = await this.#fetch(url, {
             headers: this.#headers(etag, url),
             redirect: "manual",
           });
-          this.#note(r.headers);
+          this.budgets.note(r.headers, resource);
           return r;
         } catch (e) {
           if (isNetworkError(e)) {
@@ -232,7 +238,7 @@ export class RestClient {
           }
           throw e;
         } finally {
-          this.#inFlight--;
+          inFlight(-1);
         }
       });
       const status = res.status;
@@ -245,11 +251,9 @@ export class RestClient {
       }
       const text = await res.text().catch(() => "");
       if (status === 401) throw new AuthError(status);
-      if (
-        (status === 403 || status === 429) &&
-        (this.remaining === 0 || res.headers.has("retry-after"))
-      ) {
-        throw new RateLimitedError(this.#resetIso());
+      const spent = this.budgets.seen(resource).remaining === 0;
+      if ((status === 403 || status === 429) && (spent || res.headers.has("retry-after"))) {
+        throw new RateLimitedError(this.budgets.get(resource).resetAt, undefined, resource);
       }
       if (isTransientStatus(status)) {
         throw new TransientError(`GitHub REST HTTP ${status}`, { answered: true });
@@ -404,17 +408,21 @@ export class RestSource implements Source {
     return this.client.learnBudget();
   }
 
-  budget(): Budget {
-    const c = this.client;
-    return {
-      remaining: c.remaining,
-      limit: c.limit,
-      resetAt: c.reset === null ? null : new Date(c.reset * 1000).toISOString(),
-    };
+  readonly main = "core";
+
+  budget(resource: RateResource = "core"): Budget {
+    return resource === "graphql"
+      ? { remaining: null, limit: null, resetAt: null }
+      : this.client.budgets.get(resource);
   }
 
-  affordable(estimate: number): boolean {
-    return this.client.limit === null || estimate <= this.client.limit;
+  budgets(): Partial<Record<RateResource, Budget>> {
+    return this.client.budgets.all();
+  }
+
+  affordable(estimate: number, resource: RateResource = "core"): boolean {
+    const { limit } = this.budget(resource);
+    return limit === null || estimate <= limit;
   }
 
   /**

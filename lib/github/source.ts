@@ -14,7 +14,9 @@
  */
 
 import type { ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
-import { TransientError } from "./http.ts";
+import { type Budget, type RateResource, TransientError } from "./http.ts";
+
+export type { Budget, RateResource } from "./http.ts";
 
 /** What fetching one thing gave. */
 export type Fetched<T> =
@@ -88,13 +90,6 @@ export interface ListingPage {
   totalCount: number;
 }
 
-/** The remaining GitHub budget as last reported. */
-export interface Budget {
-  remaining: number | null;
-  limit: number | null;
-  resetAt: string | null;
-}
-
 /**
  * Asks a fetch of items or of a Listing to bring their repository's own
  * Resource along, where that fits in the same request (GraphQL). A source
@@ -119,7 +114,12 @@ export interface Source {
   readonly mode: "graphql" | "rest";
   /** Requests sent so far. */
   requests(): number;
-  budget(): Budget;
+  /** The budget most work spends (`core` without a token, `graphql` with one). */
+  readonly main: RateResource;
+  /** Each budget as last reported (`null` fields: not reported yet). */
+  budget(resource?: RateResource): Budget;
+  /** The budgets this source has heard of. */
+  budgets(): Partial<Record<RateResource, Budget>>;
   /** Makes {@link budget} known (when no response has told it yet) before large work. */
   learnBudget(): Promise<void>;
   /**
@@ -127,7 +127,7 @@ export interface Source {
    * GraphQL) fits a whole hour's budget, so that some run can ever do it
    * (`true` while the budget is unknown).
    */
-  affordable(estimate: number): boolean;
+  affordable(estimate: number, resource?: RateResource): boolean;
   /** Items of one repository by number, at full depth (and the repository, if `along` asks). */
   items(
     owner: string,

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { keptBack, type Source } from "../github/mod.ts";
+import { keptBack, type RateResource, type Source } from "../github/mod.ts";
 import type { Settlement } from "../store/mod.ts";
 import type { Touch } from "../types.ts";
 import type { Group } from "./groups.ts";
@@ -27,6 +27,13 @@ const SMALL_WORK = 4;
 /** The settlement of work the budget left no room for: a later Sweep retries it. */
 export const RATE_LIMITED: Settlement = { status: "unresolved", reason: "rate_limited" };
 
+/**
+ * What a piece of work spends, per budget: a number is the source's main
+ * budget (REST `core` requests, or GraphQL points); a REST search Listing
+ * spends `search` for its pages and `core` for its members' threads.
+ */
+export type Cost = number | Partial<Record<RateResource, number>>;
+
 /** What the budget needs from its run. */
 export interface BudgetHost {
   readonly summary: SweepSummary;
@@ -34,6 +41,10 @@ export interface BudgetHost {
   readonly reserve: number;
   /** Why the run asks GitHub nothing more (the budget is spent, the token refused), if it stopped. */
   readonly stopped: Error | null;
+  /** Whether `resource` ran out this run (so work needing it is not even tried). */
+  spent(resource: RateResource): boolean;
+  /** Notes that `resource` had no room for work: it is retried after `resetAt`. */
+  limitedBy(resource: RateResource, resetAt: string | null): void;
   source(): Promise<Source>;
   settle(touches: Touch[], outcome: Settlement): Promise<void>;
   /** Gives groups back for `error` (see the run: rate limited, refused, transient). */
@@ -42,33 +53,39 @@ export interface BudgetHost {
 
 /** One run's budget keeper. */
 export class Budget {
-  /** Budget promised to tasks in flight (so concurrent tasks do not overspend it). */
-  #reserved = 0;
+  /** Budget promised to tasks in flight, per resource (so concurrent tasks do not overspend it). */
+  readonly #reserved = new Map<RateResource, number>();
   /** Learning an unknown budget, which every other task waits for. */
   #learning: Promise<void> | null = null;
 
   constructor(readonly host: BudgetHost) {}
 
   /**
-   * Runs `work` if its estimated cost fits the budget; otherwise its groups
-   * are settled `rate_limited` while smaller work goes on. Work bigger than a
-   * whole hour's budget can never be done in one run: without a token it
-   * stays pending with a note (a token, once configured, fetches it); with a
-   * token it is settled `rate_limited` (only a narrower request can be
-   * fetched).
+   * Runs `work` if its estimated cost fits every budget it spends; otherwise
+   * its groups are settled `rate_limited` while smaller work (or work on
+   * another budget) goes on. Work bigger than a whole hour's budget can
+   * never be done in one run: without a token it stays pending with a note
+   * (a token, once configured, fetches it); with a token it is settled
+   * `rate_limited` (only a narrower request can be fetched).
    */
-  async withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void> {
+  async withBudget(groups: Group[], estimate: Cost, work: () => Promise<void>): Promise<void> {
     const { host } = this;
     const source = await host.source();
+    const cost: [RateResource, number][] = typeof estimate === "number"
+      ? [[source.main, estimate]]
+      : Object.entries(estimate) as [RateResource, number][];
+    const total = cost.reduce((a, [, n]) => a + n, 0);
+    const limited = cost.find(([r]) => host.spent(r));
+    if (limited) return await this.#limited(source, groups, limited[0]);
     if (source.budget().remaining === null) {
       // A run with a reserve learns a REST budget first (`/rate_limit` is free), so not
       // even its first request can spend into the reserve; over GraphQL asking would
       // cost a request, and the first small task costs at most a few points of 5,000.
       const askFirst = host.reserve > 0 && source.mode === "rest";
-      if (!this.#learning && estimate <= SMALL_WORK && !askFirst) {
+      if (!this.#learning && total <= SMALL_WORK && !askFirst) {
         // The first small task learns the budget from its own responses; the
         // others wait for it rather than overrunning an unknown budget.
-        const first = this.#spend(estimate, work);
+        const first = this.#spend(cost, work);
         this.#learning = first.catch(() => {});
         return await first;
       }
@@ -77,21 +94,35 @@ export class Budget {
       // The learner found the budget spent (or the token refused): ask nothing more.
       if (host.stopped) return await host.giveBack(groups, host.stopped);
     }
-    if (!source.affordable(estimate)) return await this.#tooBig(source, groups, estimate);
-    const { remaining, limit } = source.budget();
-    const spendable = remaining === null ? null : remaining - keptBack(limit, host.reserve);
-    if (spendable !== null && estimate > spendable - this.#reserved) {
-      if (groups.length > 0) host.summary.rate_limited = true;
-      for (const g of groups) await host.settle(g.touches, RATE_LIMITED);
-      return;
+    const big = cost.find(([r, n]) => !source.affordable(n, r));
+    if (big) return await this.#tooBig(source, groups, big[1], big[0]);
+    for (const [r, n] of cost) {
+      const { remaining, limit } = source.budget(r);
+      const spendable = remaining === null ? null : remaining - keptBack(limit, host.reserve);
+      if (spendable !== null && n > spendable - (this.#reserved.get(r) ?? 0)) {
+        return await this.#limited(source, groups, r);
+      }
     }
-    await this.#spend(estimate, work);
+    await this.#spend(cost, work);
+  }
+
+  /** Settles groups `rate_limited` for want of `resource`, retried after its reset. */
+  async #limited(source: Source, groups: Group[], resource: RateResource): Promise<void> {
+    if (groups.length === 0) return;
+    this.host.summary.rate_limited = true;
+    this.host.limitedBy(resource, source.budget(resource).resetAt);
+    for (const g of groups) await this.host.settle(g.touches, RATE_LIMITED);
   }
 
   /** Settles (or, without a token, gives back) work bigger than the whole hour's budget. */
-  async #tooBig(source: Source, groups: Group[], estimate: number): Promise<void> {
+  async #tooBig(
+    source: Source,
+    groups: Group[],
+    estimate: number,
+    resource: RateResource,
+  ): Promise<void> {
     const { summary } = this.host;
-    const limit = source.budget().limit;
+    const limit = source.budget(resource).limit;
     const hour = limit === null ? "the hourly budget" : `the ${limit} an hour`;
     for (const g of groups) {
       if (source.mode === "rest") {
@@ -112,12 +143,15 @@ export class Budget {
     }
   }
 
-  async #spend(estimate: number, work: () => Promise<void>): Promise<void> {
-    this.#reserved += estimate;
+  async #spend(cost: [RateResource, number][], work: () => Promise<void>): Promise<void> {
+    const add = (sign: number) => {
+      for (const [r, n] of cost) this.#reserved.set(r, (this.#reserved.get(r) ?? 0) + sign * n);
+    };
+    add(1);
     try {
       await work();
     } finally {
-      this.#reserved -= estimate;
+      add(-1);
     }
   }
 }

@@ -9,6 +9,7 @@
 import type { Fetched, RepositoryAlong, Source } from "../github/mod.ts";
 import type { Settlement, Store } from "../store/mod.ts";
 import type { Resource, Touch } from "../types.ts";
+import type { Cost } from "./budget.ts";
 import type { Group } from "./groups.ts";
 import type { SweepSummary } from "./summary.ts";
 
@@ -37,7 +38,7 @@ export interface SweepContext {
   /** Names in the summary something not stored because GitHub did not answer for all of it. */
   incomplete(key: string, message: string): void;
   /** Runs `work` if its estimated cost fits the budget (see `budget.ts`). */
-  withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void>;
+  withBudget(groups: Group[], estimate: Cost, work: () => Promise<void>): Promise<void>;
   /**
    * What a fetch of items or a Listing of `owner/repo` passes its source so
    * the repository comes in the same request: given to the first fetch of a

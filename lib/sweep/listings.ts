@@ -28,6 +28,7 @@ import type {
   ListingMember,
   Touch,
 } from "../types.ts";
+import type { Cost } from "./budget.ts";
 import type { SweepContext } from "./context.ts";
 import { listingRequests, pages } from "./cost.ts";
 import { answeredBy, EVERY_PAGE_CAP, type Group } from "./groups.ts";
@@ -38,10 +39,14 @@ const REST_PULL_REQUESTS = 4;
 /**
  * REST requests to fetch a Listing of `limit` members: its pages, then each
  * member's comments; a pull request also needs `/pulls/N`, its files and its
- * review comments.
+ * review comments. A free-text Listing's pages are searches, which spend the
+ * search budget; the members' requests spend the core one.
  */
-function restListingRequests(a: ListingAddress, limit: number): number {
-  return a.listing === "pulls" ? pages(limit) + REST_PULL_REQUESTS * limit : listingRequests(limit);
+function restListingRequests(a: ListingAddress, limit: number): Cost {
+  const members = a.listing === "pulls" ? REST_PULL_REQUESTS * limit : limit;
+  return a.filters.q === undefined
+    ? pages(limit) + members
+    : { search: pages(limit), core: members };
 }
 
 /** `since` for a Listing fetched at `fetchedAt`, with a margin for clock skew (unchanged items cost nothing: their `updated_at` is compared). */
@@ -85,9 +90,9 @@ export async function sweepListing(run: SweepContext, g: Group, a: ListingAddres
     );
   }
   const source = await run.source();
-  const cost = (n: number) =>
+  const cost = (n: number): Cost =>
     source.mode === "rest" ? restListingRequests(a, n) : listingPoints(a, n);
-  [g, a] = await withoutTooBig(run, source, g, a, cost);
+  [g, a] = await withoutTooBig(run, source, g, a, (n) => listingPoints(a, n));
   const limit = a.limit ?? EVERY_PAGE_CAP;
   if (match.outcome === "hit") {
     const changes = await source.listingChanges(a, sinceOf(match.listing.fetched_at));

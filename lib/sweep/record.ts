@@ -52,9 +52,12 @@ export interface LastSweep {
 /** GitHub's budget as the last Sweep that asked saw it. */
 export interface BudgetSeen {
   source: "graphql" | "rest";
+  /** The budget most of its work spent (`core` without a token, GraphQL points with one). */
   remaining: number | null;
   limit: number | null;
   reset_at: string | null;
+  /** Every budget it heard of, by resource (absent in records of older versions). */
+  budgets?: SweepSummary["budgets"];
   seen_at: string;
 }
 
@@ -126,7 +129,9 @@ export function nextRecord(before: SweepRecord, run: SweepRun): SweepRecord {
   const failures = outcome === "failed" || outcome === "incomplete" ? before.failures + 1 : 0;
   let retry: number | null = null;
   if (outcome === "rate_limited") {
-    const reset = s?.budget.reset_at ? Date.parse(s.budget.reset_at) : NaN;
+    // The reset of the budgets it lacked (a search's minute), else the main budget's.
+    const at = s?.retry_at ?? s?.budget.reset_at;
+    const reset = at ? Date.parse(at) : NaN;
     retry = (Number.isFinite(reset) ? reset : run.endedAt.getTime() + 3_600_000) +
       RESET_MARGIN_MS;
   } else if (failures > 0) {
@@ -155,6 +160,7 @@ export function nextRecord(before: SweepRecord, run: SweepRun): SweepRecord {
         remaining: s.budget.remaining,
         limit: s.budget.limit,
         reset_at: s.budget.reset_at,
+        budgets: s.budgets,
         seen_at: ended,
       }
       : before.budget,

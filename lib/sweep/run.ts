@@ -19,9 +19,11 @@
 
 import {
   AuthError,
+  type Budget as SourceBudget,
   type Fetched,
   Limiter,
   RateLimitedError,
+  type RateResource,
   type RepositoryAlong,
   type Source,
 } from "../github/mod.ts";
@@ -35,7 +37,7 @@ import {
   type Touch,
   UNAVAILABLE_AFTER,
 } from "../types.ts";
-import { Budget, RATE_LIMITED } from "./budget.ts";
+import { Budget, type Cost, RATE_LIMITED } from "./budget.ts";
 import type { SweepContext } from "./context.ts";
 import { REPOSITORY_REQUESTS, resourceRequests } from "./cost.ts";
 import { answeredBy, type Group, groupTouches, oldestTouch, repositoryOf } from "./groups.ts";
@@ -100,8 +102,12 @@ class Run implements SweepContext {
    * released when the run ends, however it ends, so none waits out its lease.
    */
   #open = new Map<string, Touch>();
-  /** Why the run asks GitHub nothing more: the budget is spent, or the token was refused. */
+  /** Why the run asks GitHub nothing more: its main budget is spent, or the token was refused. */
   #stop: RateLimitedError | AuthError | null = null;
+  /** Each budget that had no room for some work this run, with when it resets. */
+  readonly #limited = new Map<RateResource, string | null>();
+  /** Each budget GitHub or the reserve says is spent: work needing it is not tried again. */
+  readonly #spent = new Set<RateResource>();
   /** Repositories not stored when the batch began, not yet asked to come along. */
   #unasked = new Set<string>();
   /** Repositories asked to come along this batch, by key. */
@@ -140,8 +146,16 @@ class Run implements SweepContext {
     });
   }
 
-  withBudget(groups: Group[], estimate: number, work: () => Promise<void>): Promise<void> {
+  withBudget(groups: Group[], estimate: Cost, work: () => Promise<void>): Promise<void> {
     return this.#budget.withBudget(groups, estimate, work);
+  }
+
+  spent(resource: RateResource): boolean {
+    return this.#spent.has(resource);
+  }
+
+  limitedBy(resource: RateResource, resetAt: string | null): void {
+    this.#limited.set(resource, resetAt ?? this.#limited.get(resource) ?? null);
   }
 
   repositoryAlong(owner: string, repo: string): RepositoryAlong | undefined {
@@ -224,7 +238,11 @@ class Run implements SweepContext {
     let outcome: Settlement = { status: "pending" };
     if (error instanceof RateLimitedError) {
       this.summary.rate_limited = true;
-      this.#stop ??= error;
+      this.limitedBy(error.resource, error.resetAt);
+      this.#spent.add(error.resource);
+      // Only the budget most work spends stops the run: a spent search budget (a minute's)
+      // leaves every item and repository to the core budget.
+      if (error.resource === (this.#source?.main ?? "core")) this.#stop ??= error;
       outcome = RATE_LIMITED;
     } else if (error instanceof AuthError) {
       this.#stop = error;
@@ -276,7 +294,19 @@ class Run implements SweepContext {
       this.summary.source = s.mode;
       this.summary.requests = s.requests();
       this.summary.budget = { remaining: b.remaining, limit: b.limit, reset_at: b.resetAt };
+      for (const [r, seen] of Object.entries(s.budgets()) as [RateResource, SourceBudget][]) {
+        this.summary.budgets[r] = {
+          remaining: seen.remaining,
+          limit: seen.limit,
+          reset_at: seen.resetAt,
+        };
+      }
     }
+    // What was left rate_limited is worth retrying once every budget it lacked has reset.
+    const resets = [...this.#limited.values()];
+    this.summary.retry_at = resets.length === 0 || resets.includes(null)
+      ? null
+      : resets.reduce((a, b) => (a! > b! ? a : b));
     this.summary.requests_saved = Math.max(0, this.#naive - this.summary.requests);
     this.summary.elapsed_ms = Math.round(performance.now() - started);
     return this.summary;

@@ -19,7 +19,9 @@ import { openStore, type UserStats } from "../store/mod.ts";
 import { ago } from "../time.ts";
 import { clipLine } from "../untrusted.ts";
 import { type LockHolder, sweepLockHolder } from "./lock.ts";
+import type { RateResource } from "../github/mod.ts";
 import { type BudgetSeen, type LastSweep, readSweepRecord } from "./record.ts";
+import type { BudgetReport } from "./summary.ts";
 
 /** What `rgraph status --json` prints. */
 export interface StatusReport {
@@ -100,14 +102,29 @@ function lastLine(l: LastSweep, now: Date): string {
   return `last Sweep: ${ago(l.ended_at, now)} (${who}), ${l.outcome} in ${seconds} s${counts}`;
 }
 
-function budgetLine(b: BudgetSeen, now: Date): string {
-  const unit = b.source === "graphql" ? "GraphQL points" : "REST requests";
-  if (b.reset_at !== null && Date.parse(b.reset_at) <= now.getTime()) {
-    return `GitHub budget: reset since the last Sweep (${b.limit ?? "?"} ${unit} an hour)`;
-  }
-  const reset = b.reset_at === null ? "" : `, resets ${clock(b.reset_at)}`;
-  return `GitHub budget: ${b.remaining ?? "?"} of ${b.limit ?? "?"} ${unit} left${reset} ` +
-    `(as of ${ago(b.seen_at, now)})`;
+/** What a budget counts, and how often it refills. */
+const UNITS: Record<RateResource, { unit: string; per: string }> = {
+  core: { unit: "REST requests", per: "an hour" },
+  search: { unit: "REST searches", per: "a minute" },
+  graphql: { unit: "GraphQL points", per: "an hour" },
+};
+
+/** One line per budget the last Sweep that asked GitHub heard of (`core`, `search`, `graphql`). */
+function budgetLines(b: BudgetSeen, now: Date): string[] {
+  const main: RateResource = b.source === "graphql" ? "graphql" : "core";
+  const seen = Object.entries(b.budgets ?? {}) as [RateResource, BudgetReport][];
+  const all = seen.length ? seen : [[main, b] as [RateResource, BudgetReport]];
+  return all.map(([resource, r]) => {
+    const { unit, per } = UNITS[resource];
+    if (r.reset_at !== null && Date.parse(r.reset_at) <= now.getTime()) {
+      return `GitHub budget ${resource}: reset since the last Sweep (${
+        r.limit ?? "?"
+      } ${unit} ${per})`;
+    }
+    const reset = r.reset_at === null ? "" : `, resets ${clock(r.reset_at)}`;
+    return `GitHub budget ${resource}: ${r.remaining ?? "?"} of ${r.limit ?? "?"} ${unit} left` +
+      `${reset} (as of ${ago(b.seen_at, now)})`;
+  });
 }
 
 /** The report as lines a person reads. */
@@ -140,7 +157,7 @@ export function formatStatus(r: StatusReport, now: Date): string {
       : "last error: none",
   );
   lines.push(
-    r.budget ? budgetLine(r.budget, now) : "GitHub budget: not known yet (no Sweep asked)",
+    ...(r.budget ? budgetLines(r.budget, now) : ["GitHub budget: not known yet (no Sweep asked)"]),
   );
   const paused = pauseLine(r.capture);
   if (paused !== null) lines.push(paused);

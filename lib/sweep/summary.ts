@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { RateResource } from "../github/mod.ts";
 import type { UnresolvedReason } from "../types.ts";
 
 /** How a Sweep runs. */
@@ -42,6 +43,13 @@ export interface SweepProgress {
   budget_remaining: number | null;
 }
 
+/** One of GitHub's budgets as a Sweep last saw it. */
+export interface BudgetReport {
+  remaining: number | null;
+  limit: number | null;
+  reset_at: string | null;
+}
+
 /** What a Sweep did. */
 export interface SweepSummary {
   touches: number;
@@ -63,7 +71,18 @@ export interface SweepSummary {
   requests_saved: number;
   /** `graphql`, `rest`, or `none` when no request was needed. */
   source: "graphql" | "rest" | "none";
-  budget: { remaining: number | null; limit: number | null; reset_at: string | null };
+  /** The budget most of the work spent (`core` without a token, `graphql` with one). */
+  budget: BudgetReport;
+  /**
+   * Every budget GitHub reported, by resource: REST `core` and `search`
+   * (`X-RateLimit-Resource`), GraphQL points (`rateLimit`).
+   */
+  budgets: Partial<Record<RateResource, BudgetReport>>;
+  /**
+   * When what this run left `rate_limited` is worth retrying: once every
+   * budget it lacked has reset (null: nothing left so, or a reset unknown).
+   */
+  retry_at: string | null;
   /**
    * Why groups were given back (transient failures, unexpected errors, work
    * bigger than the anonymous hour's budget) or settled `rate_limited` (work
@@ -100,6 +119,8 @@ export function newSummary(): SweepSummary {
     requests_saved: 0,
     source: "none",
     budget: { remaining: null, limit: null, reset_at: null },
+    budgets: {},
+    retry_at: null,
     errors: [],
     incomplete: [],
     rate_limited: false,
