@@ -13,6 +13,7 @@
  * @module
  */
 
+import puppeteer, { type Browser } from "puppeteer-core";
 import type { Sandbox } from "./helpers.ts";
 import { RGRAPH_FLAGS } from "./helpers.ts";
 
@@ -154,4 +155,13 @@ export function haveChromium(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Launches the system chromium headless (as root it needs --no-sandbox). */
+export function launchChromium(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...(Deno.uid() === 0 ? ["--no-sandbox"] : []), "--no-first-run", "--disable-gpu"],
+  });
 }

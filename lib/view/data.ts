@@ -33,6 +33,9 @@ import {
 /** Entries of memory per page of the Memory view. */
 export const MEMORY_PAGE = 100;
 
+/** Sessions per page of the Sessions view, the newest first. */
+export const SESSIONS_PAGE = 20;
+
 /** Members of a Listing shown on its page. */
 const LISTING_MEMBERS_SHOWN = 200;
 
@@ -72,10 +75,22 @@ export class ViewData {
     this.#userId = userId;
   }
 
-  /** The user's Touches by harness and session, the newest session first. */
-  async sessions(): Promise<{ user_id: string; sessions: SessionView[] }> {
+  /**
+   * The user's Touches by harness and session, the newest session first,
+   * {@link SESSIONS_PAGE} sessions from `offset`.
+   */
+  async sessions(offset: number): Promise<
+    { user_id: string; touches: number; total: number; offset: number; sessions: SessionView[] }
+  > {
     const touches = await this.#store.listTouches(this.#userId);
-    return clean({ user_id: this.#userId, sessions: sessionsOf(touches) });
+    const all = sessionsOf(touches);
+    return clean({
+      user_id: this.#userId,
+      touches: touches.length,
+      total: all.length,
+      offset,
+      sessions: all.slice(offset, offset + SESSIONS_PAGE),
+    });
   }
 
   /** One page of memory, filtered by `text` in an Address or title. */

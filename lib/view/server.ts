@@ -6,7 +6,7 @@
  *
  * Routes: `/?token=T` the page; with the token in the `X-Rgraph-Token`
  * header, `/api/change` (the change mark the page polls),
- * `/api/sessions`, `/api/memory?q=&offset=`, `/api/resource?address=` and
+ * `/api/sessions?offset=`, `/api/memory?q=&offset=`, `/api/resource?address=` and
  * `/api/value`.
  *
  * @example
@@ -136,23 +136,21 @@ async function handle(req: Request, ctx: Context): Promise<Response> {
   }
 }
 
+/** The `offset` parameter: a whole number, 0 when absent or anything else. */
+function offsetOf(q: URLSearchParams): number {
+  const n = Number(q.get("offset") ?? 0);
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}
+
 async function answer(url: URL, data: ViewData): Promise<Response> {
   const q = url.searchParams;
   switch (url.pathname) {
     case "/api/change":
       return json(200, { mark: await data.change() });
     case "/api/sessions":
-      return json(200, await data.sessions());
-    case "/api/memory": {
-      const offset = Number(q.get("offset") ?? 0);
-      return json(
-        200,
-        await data.memory(
-          q.get("q") ?? "",
-          Number.isSafeInteger(offset) && offset > 0 ? offset : 0,
-        ),
-      );
-    }
+      return json(200, await data.sessions(offsetOf(q)));
+    case "/api/memory":
+      return json(200, await data.memory(q.get("q") ?? "", offsetOf(q)));
     case "/api/resource": {
       const page = await data.resource(q.get("address") ?? "");
       return page === null ? json(404, { error: "not in memory" }) : json(200, page);

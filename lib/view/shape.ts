@@ -25,13 +25,20 @@ export interface SessionView {
   last: string;
   /** How many Touches of each status as `rgraph touches` writes it (`served:hit`, `unresolved:not_found`). */
   counts: Record<string, number>;
+  /** The session's Touches in time order: its newest {@link TOUCHES_SHOWN} at most. */
   touches: ReturnType<typeof touchJson>[];
+  /** How many earlier Touches of the session are left out. */
+  earlier: number;
 }
+
+/** Touches shown per session: a page stays quick to draw however long a session ran. */
+export const TOUCHES_SHOWN = 300;
 
 /**
  * Touches (oldest first, as the store lists them) grouped by harness and
  * session, each group in time order; the session active last comes first.
  * Cache Reads asked outside any session (`rgraph lookup`) form their own group.
+ * Counts cover every Touch; a long session keeps its newest {@link TOUCHES_SHOWN}.
  */
 export function sessionsOf(touches: Touch[]): SessionView[] {
   const groups = new Map<string, SessionView>();
@@ -46,6 +53,7 @@ export function sessionsOf(touches: Touch[]): SessionView[] {
         last: t.recorded_at,
         counts: {},
         touches: [],
+        earlier: 0,
       };
       groups.set(key, g);
     }
@@ -54,6 +62,10 @@ export function sessionsOf(touches: Touch[]): SessionView[] {
     const label = statusText(t);
     g.counts[label] = (g.counts[label] ?? 0) + 1;
     g.touches.push(touchJson(t));
+    if (g.touches.length > TOUCHES_SHOWN) {
+      g.touches.shift();
+      g.earlier++;
+    }
   }
   return [...groups.values()].sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
 }

@@ -87,7 +87,11 @@ function touchRow(t) {
     "tr",
     { "data-touch": t.id },
     h("td", { class: "time" }, clock(t.recorded_at)),
-    h("td", {}, t.provenance === "FETCHED" && t.status === "served" ? "CACHE READ" : t.provenance),
+    h(
+      "td",
+      { class: "provenance" },
+      t.provenance === "FETCHED" && t.status === "served" ? "CACHE READ" : t.provenance,
+    ),
     h("td", {}, h("span", { class: statusClass(label), "data-status": label }, label)),
     h(
       "td",
@@ -145,23 +149,49 @@ function sessionBlock(g, index) {
       ),
       h("tbody", {}, g.touches.map(touchRow)),
     ),
+    g.earlier > 0
+      ? h("p", { class: "muted earlier" }, `${g.earlier} earlier Touches of this session not shown`)
+      : null,
   );
   return details;
 }
 
-async function sessionsView() {
-  const data = await api("/api/sessions");
-  const total = data.sessions.reduce((n, g) => n + g.touches.length, 0);
+async function sessionsView(params) {
+  const offset = Number(params.get("offset") ?? 0) || 0;
+  const data = await api(`/api/sessions?offset=${offset}`);
+  const pager = [];
+  if (offset > 0) {
+    pager.push(
+      h("a", { href: `#/sessions?offset=${Math.max(0, offset - 20)}` }, "← newer sessions"),
+    );
+  }
+  if (offset + data.sessions.length < data.total) {
+    pager.push(
+      h("a", { href: `#/sessions?offset=${offset + data.sessions.length}` }, "older sessions →"),
+    );
+  }
   return [
     h(
       "h1",
       {},
       "Sessions",
-      h("span", { class: "muted" }, ` — ${data.user_id}: ${total} Touches`),
+      h(
+        "span",
+        { class: "muted" },
+        ` — ${data.user_id}: ${data.touches} Touches in ${data.total} sessions`,
+      ),
     ),
-    data.sessions.length === 0
+    data.total === 0
       ? h("p", { class: "muted" }, "No Touches yet: what your agents read appears here.")
-      : data.sessions.map(sessionBlock),
+      : data.sessions.map((g, i) => sessionBlock(g, offset + i)),
+    data.total > data.sessions.length
+      ? h(
+        "p",
+        { class: "pager" },
+        `sessions ${offset + 1}–${offset + data.sessions.length} of ${data.total} `,
+        pager,
+      )
+      : null,
   ];
 }
 
@@ -257,12 +287,14 @@ function fenced(label, text) {
 function referenceGraph(page) {
   const me = page.resource.address;
   const others = page.nodes.filter((n) => n.address !== me);
-  const width = 720, height = others.length > 8 ? 420 : 320;
-  const cx = width / 2, cy = height / 2, r = Math.min(cx, cy) - 50;
+  const width = 720, height = others.length > 6 ? 440 : 300;
+  const cx = width / 2, cy = height / 2;
+  const rx = width / 2 - 110, ry = height / 2 - 45;
   const at = new Map([[me, [cx, cy]]]);
+  // Around an ellipse, starting on the left, so two neighbours sit left and right.
   others.forEach((n, i) => {
-    const a = (2 * Math.PI * i) / Math.max(others.length, 1) - Math.PI / 2;
-    at.set(n.address, [cx + r * Math.cos(a) * 1.35, cy + r * Math.sin(a)]);
+    const a = Math.PI + (2 * Math.PI * i) / others.length + (others.length > 2 ? Math.PI / 8 : 0);
+    at.set(n.address, [cx + rx * Math.cos(a), cy + ry * Math.sin(a)]);
   });
   const svg = s(
     "svg",
@@ -286,28 +318,44 @@ function referenceGraph(page) {
         )
       ),
     ),
+    s("text", { x: 12, y: 20, class: "legend-text" }, "→ REFERENCES"),
+    s("text", { x: 12, y: 36, class: "legend-text CLOSES" }, "⇢ CLOSES"),
   );
+  // Edges between the same two Resources fan out as curves, so none hides another.
+  const pairs = new Map();
   for (const e of page.edges) {
-    const [x1, y1] = at.get(e.from), [x2, y2] = at.get(e.to);
-    // Stop short of the target's circle so the arrowhead shows.
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1, k = (len - 16) / len;
-    svg.append(
-      s(
-        "line",
-        {
-          x1,
-          y1,
-          x2: x1 + (x2 - x1) * k,
-          y2: y1 + (y2 - y1) * k,
-          class: `edge ${e.kind}`,
-          "marker-end": `url(#arrow-${e.kind})`,
-        },
-        s("title", {}, `${shortName(e.from)} ${e.kind} ${shortName(e.to)}`),
-      ),
-    );
+    const key = [e.from, e.to].sort().join(" ");
+    pairs.set(key, [...(pairs.get(key) ?? []), e]);
+  }
+  for (const group of pairs.values()) {
+    group.forEach((e, k) => {
+      const [x1, y1] = at.get(e.from), [x2, y2] = at.get(e.to);
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+      // The same side for the same direction: perpendicular of the pair's sorted order.
+      const [ax, ay] = at.get([e.from, e.to].sort()[0]),
+        [bx, by] = at.get([e.from, e.to].sort()[1]);
+      const nx = -(by - ay) / len, ny = (bx - ax) / len;
+      const bend = (k - (group.length - 1) / 2) * 34;
+      const qx = (x1 + x2) / 2 + nx * bend, qy = (y1 + y2) / 2 + ny * bend;
+      // Stop short of the target's circle, along the curve's last direction, so the arrow shows.
+      const tl = Math.hypot(x2 - qx, y2 - qy) || 1, stop = e.to === me ? 18 : 14;
+      const ex = x2 - ((x2 - qx) * stop) / tl, ey = y2 - ((y2 - qy) * stop) / tl;
+      svg.append(
+        s(
+          "path",
+          {
+            d: `M${x1},${y1} Q${qx},${qy} ${ex},${ey}`,
+            class: `edge ${e.kind}`,
+            "marker-end": `url(#arrow-${e.kind})`,
+          },
+          s("title", {}, `${shortName(e.from)} ${e.kind} ${shortName(e.to)}`),
+        ),
+      );
+    });
   }
   for (const n of page.nodes) {
     const [x, y] = at.get(n.address);
+    const below = y >= cy;
     const node = s(
       "g",
       {
@@ -315,7 +363,11 @@ function referenceGraph(page) {
         "data-node": n.address,
       },
       s("circle", { cx: x, cy: y, r: n.address === me ? 14 : 10 }),
-      s("text", { x, y: y + 28, "text-anchor": "middle" }, shortName(n.address)),
+      s(
+        "text",
+        { x, y: n.address === me ? y + 32 : below ? y + 26 : y - 17, "text-anchor": "middle" },
+        shortName(n.address),
+      ),
       s("title", {}, n.title ? `${shortName(n.address)}: ${n.title}` : shortName(n.address)),
     );
     svg.append(n.address === me ? node : s("a", { href: resourceHref(n.address) }, node));
@@ -448,7 +500,7 @@ function card(label, value, note, id) {
   return h(
     "div",
     { class: "card", "data-card": id },
-    h("div", { class: "value" }, String(value)),
+    h("div", { class: String(value).length > 7 ? "value long" : "value" }, String(value)),
     h("div", { class: "label" }, label),
     note ? h("div", { class: "muted" }, note) : null,
   );
@@ -459,7 +511,7 @@ function readsChart(days) {
   const shown = days.slice(-30);
   const width = 720, height = 220, pad = 28;
   const max = Math.max(1, ...shown.map((d) => d.hit + d.subsumed + d.miss));
-  const bw = (width - 2 * pad) / Math.max(shown.length, 1);
+  const bw = Math.min(64, (width - 2 * pad) / Math.max(shown.length, 1));
   const svg = s("svg", {
     viewBox: `0 0 ${width} ${height}`,
     class: "chart",
@@ -591,7 +643,7 @@ async function render(options = {}) {
         case "value":
           return await valueView();
         default:
-          return await sessionsView();
+          return await sessionsView(r.params);
       }
     } catch (e) {
       return [h("p", { class: "error" }, `Could not read memory: ${e.message}`)];
