@@ -32,6 +32,11 @@ function find(checks: Check[], name: string): Check {
   return c;
 }
 
+/**
+ * A project with rgraph installed for `harnesses`, which the user trusted in
+ * Claude Code and Grok Build (doctor runs a project's commands only where the
+ * harness would; Codex, Copilot and Gemini trust is each test's own).
+ */
 async function project(box: Sandbox, ...harnesses: string[]): Promise<string> {
   const dir = `${box.dir}/project`;
   await Deno.mkdir(dir, { recursive: true });
@@ -39,6 +44,15 @@ async function project(box: Sandbox, ...harnesses: string[]): Promise<string> {
     const r = await box.rgraph(["install", h, "--dir", dir]);
     assert.equal(r.code, 0, r.stderr);
   }
+  await Deno.writeTextFile(
+    `${box.dir}/.claude.json`,
+    JSON.stringify({ projects: { [dir]: { hasTrustDialogAccepted: true } } }),
+  );
+  await Deno.mkdir(`${box.dir}/.grok`, { recursive: true });
+  await Deno.writeTextFile(
+    `${box.dir}/.grok/trusted_folders.toml`,
+    `[folders."${dir}"]\ntrusted = true\n`,
+  );
   return dir;
 }
 
@@ -182,10 +196,13 @@ Deno.test("doctor runs installed commands with only the environment Codex gives 
     assert.equal(config.ok, false);
     assert.match(config.detail, /do not name the config file/);
     assert.match(config.fix, /^rgraph install claude-code --dir /);
-    // Doctor's own RGRAPH_CONFIG does not reach the server: it finds no identity, as under Codex.
-    const server = find(checks, "claude-code (project) MCP server");
-    assert.equal(server.ok, false);
-    assert.match(server.detail, /no identity configured/);
+    // Entries that are no longer what install writes are not run: reinstalling is the fix.
+    for (const name of ["claude-code (project) hooks", "claude-code (project) MCP server"]) {
+      const c = find(checks, name);
+      assert.equal(c.ok, false, name);
+      assert.match(c.detail, /an entry named rgraph that rgraph did not write: not run/);
+      assert.match(c.fix, /^rgraph install claude-code --dir /);
+    }
   } finally {
     await box.cleanup();
   }
@@ -268,17 +285,22 @@ Deno.test("doctor with a rejected token (--online) says so", async () => {
   }
 });
 
-Deno.test("doctor finds a broken hook command, a broken MCP command, an unparseable harness file and a harness without rgraph", async () => {
+Deno.test("doctor finds hand-edited rgraph entries (and runs none), an unparseable harness file and a harness without rgraph", async () => {
   const box = await sandbox({ extra: `[github]\ntoken = "t"\n` });
   try {
     const dir = await project(box, "claude-code", "cursor", "codex");
-    // The user switched Codex's hooks off.
+    // The user trusted the project in Codex, and switched its hooks off.
+    await Deno.mkdir(`${box.dir}/.codex`);
+    await Deno.writeTextFile(
+      `${box.dir}/.codex/config.toml`,
+      `[projects."${dir}"]\ntrust_level = "trusted"\n`,
+    );
     const codexConfig = `${dir}/.codex/config.toml`;
     await Deno.writeTextFile(
       codexConfig,
       (await Deno.readTextFile(codexConfig)).replace(/^hooks = true.*$/m, "hooks = false"),
     );
-    // The binary moved: the hook and the server point at nothing.
+    // Edited by hand: the hook and the server point somewhere install never wrote.
     const settingsPath = `${dir}/.claude/settings.json`;
     const settings = JSON.parse(await Deno.readTextFile(settingsPath));
     for (const event of Object.keys(settings.hooks)) {
@@ -296,21 +318,19 @@ Deno.test("doctor finds a broken hook command, a broken MCP command, an unparsea
 
     const { code, checks } = await doctor(box, dir);
     assert.equal(code, 1);
-    assert.ok(find(checks, "claude-code (project) hooks").ok);
-    const probe = find(checks, "claude-code (project) hook probe");
-    assert.equal(probe.ok, false);
-    assert.match(probe.detail, /exit 127/);
-    assert.match(probe.fix, /rgraph install claude-code --dir /);
-    const server = find(checks, "claude-code (project) MCP server");
-    assert.equal(server.ok, false);
-    assert.match(server.detail, /\/nonexistent\/bin\/rgraph/);
-    // The registered command is missing: reinstalling is the fix.
-    assert.match(server.fix, /^rgraph install claude-code --dir /);
+    for (const name of ["claude-code (project) hooks", "claude-code (project) MCP server"]) {
+      const c = find(checks, name);
+      assert.equal(c.ok, false);
+      assert.match(c.detail, /: an entry named rgraph that rgraph did not write: not run/);
+      assert.match(c.fix, /^rgraph install claude-code --dir /);
+    }
+    assert.ok(!checks.some((c) => c.check === "claude-code (project) hook probe"), "not run");
 
     const cursor = find(checks, "cursor (project) hooks");
     assert.equal(cursor.ok, false);
     assert.match(cursor.detail, /hooks\.json: .*(end|line)/);
-    assert.ok(find(checks, "cursor (project) MCP server").ok);
+    // Cursor's trust of a folder cannot be read: its project server is not started.
+    assert.match(find(checks, "cursor (project) probes").detail, /^not run: Cursor/);
 
     const codex = find(checks, "codex (project) hooks enabled");
     assert.equal(codex.ok, false);
@@ -321,6 +341,34 @@ Deno.test("doctor finds a broken hook command, a broken MCP command, an unparsea
     assert.equal(gemini.ok, false);
     assert.match(gemini.detail, /without rgraph/);
     assert.match(gemini.fix, /^rgraph install gemini --dir /);
+  } finally {
+    await box.cleanup();
+  }
+});
+
+Deno.test("an install made with --command is proven by doctor --command: a command that is gone fails its probe, with the fix", async () => {
+  const box = await sandbox();
+  try {
+    const dir = `${box.dir}/project`;
+    await Deno.mkdir(dir);
+    const gone = "/nonexistent/bin/rgraph";
+    const r = await box.rgraph(["install", "claude-code", "--dir", dir, "--command", gone]);
+    assert.equal(r.code, 0, r.stderr);
+    await project(box);
+    // Without the same --command, doctor cannot tell the entries are rgraph's: it runs neither.
+    const plain = await doctor(box, dir);
+    assert.match(find(plain.checks, "claude-code (project) MCP server").detail, /did not write/);
+    const { code, checks } = await doctor(box, dir, "--command", gone);
+    assert.equal(code, 1);
+    assert.ok(find(checks, "claude-code (project) hooks").ok);
+    const probe = find(checks, "claude-code (project) hook probe");
+    assert.equal(probe.ok, false);
+    assert.match(probe.detail, /No such file|not found/i);
+    assert.equal(probe.fix, `rgraph install claude-code --dir ${dir} --command ${gone}`);
+    const server = find(checks, "claude-code (project) MCP server");
+    assert.equal(server.ok, false);
+    assert.match(server.detail, /\/nonexistent\/bin\/rgraph/);
+    assert.match(server.fix, /^rgraph install claude-code --dir .* --command \/nonexistent/);
   } finally {
     await box.cleanup();
   }
@@ -402,16 +450,7 @@ Deno.test("an MCP server that exits at start over a config problem: doctor shows
 Deno.test("doctor's details carry no terminal colour codes, even from a child that prints them", async () => {
   const box = await sandbox();
   try {
-    const dir = await project(box, "claude-code");
-    // The checkout moved: deno itself fails to start the hook (and colours its error unless told not to).
-    const settingsPath = `${dir}/.claude/settings.json`;
-    const settings = JSON.parse(await Deno.readTextFile(settingsPath));
-    for (const event of Object.keys(settings.hooks)) {
-      settings.hooks[event][0].hooks[0].command =
-        `${Deno.execPath()} run /nonexistent/main.ts hook claude-code`;
-    }
-    await Deno.writeTextFile(settingsPath, JSON.stringify(settings, null, 2));
-    // A server that colours its own error whatever NO_COLOR says.
+    // A command that colours its own error whatever NO_COLOR says, installed as rgraph's.
     const fake = `${box.dir}/bin/rgraph`;
     await Deno.mkdir(`${box.dir}/bin`);
     await Deno.writeTextFile(
@@ -419,12 +458,14 @@ Deno.test("doctor's details carry no terminal colour codes, even from a child th
       "#!/bin/sh\nprintf '\\033[1;31merror\\033[0m: boom\\n' >&2\nexit 1\n",
     );
     await Deno.chmod(fake, 0o755);
-    const mcp = JSON.parse(await Deno.readTextFile(`${dir}/.mcp.json`));
-    mcp.mcpServers.rgraph = { command: fake, args: ["serve-mcp"] };
-    await Deno.writeTextFile(`${dir}/.mcp.json`, JSON.stringify(mcp));
+    const dir = `${box.dir}/project`;
+    await Deno.mkdir(dir);
+    const r0 = await box.rgraph(["install", "claude-code", "--dir", dir, "--command", fake]);
+    assert.equal(r0.code, 0, r0.stderr);
+    await project(box);
 
     // As from a terminal that allows colour (an empty NO_COLOR does).
-    const r = await runRgraph(["doctor", "--json", "--dir", dir], {
+    const r = await runRgraph(["doctor", "--json", "--dir", dir, "--command", fake], {
       env: { ...box.env, NO_COLOR: "" },
       cwd: box.dir,
     });
@@ -433,7 +474,7 @@ Deno.test("doctor's details carry no terminal colour codes, even from a child th
     assert.ok(!r.stdout.includes("\\u001b"), r.stdout);
     const checks: Check[] = JSON.parse(r.stdout);
     const probe = find(checks, "claude-code (project) hook probe");
-    assert.match(probe.detail, /^exit 1: error: Module not found/);
+    assert.equal(probe.detail, "exit 1: error: boom");
     const server = find(checks, "claude-code (project) MCP server");
     assert.equal(server.detail, `${fake}: error: boom`);
     assert.match(server.fix, /^rgraph install claude-code --dir /);

@@ -7,6 +7,9 @@
 
 import { DENO_FLAGS } from "../lib/setup/mod.ts";
 
+/** Whether anything exists at a path (a marker file, a pause file). */
+export { exists } from "../lib/setup/install.ts";
+
 const ROOT = new URL("../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
 

@@ -12,6 +12,8 @@
  * @module
  */
 
+import { which } from "../which.ts";
+
 /** The `[github]` section of the config. */
 export interface GithubConfig {
   token: string | null;
@@ -37,8 +39,11 @@ export async function resolveToken(github: GithubConfig): Promise<string | null>
   if (github.token) return github.token;
   const host = ghHost(github.api_url);
   if (!host) return null;
+  // Only from an absolute PATH entry: a relative one (`.`) would run the working directory's ./gh.
+  const gh = which("gh");
+  if (gh === null) return null;
   try {
-    const out = await new Deno.Command("gh", {
+    const out = await new Deno.Command(gh, {
       args: ["auth", "token", "--hostname", host],
       stdin: "null",
       stdout: "piped",

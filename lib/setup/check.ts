@@ -28,6 +28,8 @@ export interface DoctorOptions {
   online: boolean;
   /** How long a probe or MCP server may take. */
   timeoutMs?: number;
+  /** `--command`: the command line `rgraph install --command` wrote, so doctor can prove it is rgraph's. */
+  command?: string;
 }
 
 // Built from the code point: a control character in a regex literal trips the linter.

@@ -5,9 +5,8 @@
  *
  * @example
  * ```ts
- * import { onPath, runChild } from "./child.ts";
- * const codex = onPath("codex");
- * if (codex) (await runChild([codex, "--version"], { timeoutMs: 5_000 })).stdout; // "codex-cli 0.171.0\n"
+ * import { runChild } from "./child.ts";
+ * (await runChild(["/usr/bin/codex", "--version"], { timeoutMs: 5_000 })).stdout; // "codex-cli 0.171.0\n"
  * ```
  * @module
  */
@@ -36,9 +35,17 @@ export interface ChildOptions {
 
 const dec = new TextDecoder();
 
-/** Runs `argv` to its end or its time limit. */
+/**
+ * Runs `argv` to its end or its time limit. Its program must be an absolute
+ * path (see `lib/which.ts`): a bare name would be looked up on a PATH that
+ * may name the directory doctor checks.
+ */
 export async function runChild(argv: string[], options: ChildOptions): Promise<ChildResult> {
   let child: Deno.ChildProcess;
+  if (!argv[0]?.startsWith("/")) {
+    const error = `${argv[0]} is not an absolute path: not run`;
+    return { code: null, stdout: "", stderr: "", timedOut: false, error };
+  }
   try {
     child = new Deno.Command(argv[0], {
       args: argv.slice(1),
@@ -78,18 +85,4 @@ export async function runChild(argv: string[], options: ChildOptions): Promise<C
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The first executable file named `bin` in the directories of `path` (a PATH value), or null. */
-export function onPath(bin: string, path: string = Deno.env.get("PATH") ?? ""): string | null {
-  for (const dir of path.split(":")) {
-    if (dir === "") continue;
-    try {
-      const st = Deno.statSync(`${dir}/${bin}`);
-      if (st.isFile && (st.mode === null || (st.mode & 0o111) !== 0)) return `${dir}/${bin}`;
-    } catch {
-      // not here
-    }
-  }
-  return null;
 }

@@ -31,6 +31,7 @@
  */
 
 import {
+  type HookBundleRef,
   type Invocation,
   isRgraphExecutable,
   rgraphArgv,
@@ -70,19 +71,50 @@ export const BUNDLE_FLAGS = [
 
 const line = (words: string[]) => words.map(shellQuote).join(" ");
 
+function hookWords(harness: string, event?: string): string[] {
+  return ["hook", harness, ...(event ? ["--event", event] : [])];
+}
+
+/** The bundled hook's argv for these words (the invocation must have a bundle). */
+function bundledArgv(inv: Invocation & { bundle: HookBundleRef }, words: string[]): string[] {
+  const { deno, entry } = inv.bundle;
+  return rgraphArgv({ argv: [deno, "run", ...BUNDLE_FLAGS, entry], config: inv.config }, words);
+}
+
 /**
  * The shell command of a hook: `<invocation> --config C hook <harness>
  * [--event NAME]`, run through the bundle when install built one.
  */
 export function hookCommand(inv: Invocation, harness: string, event?: string): string {
-  const words = ["hook", harness, ...(event ? ["--event", event] : [])];
+  const words = hookWords(harness, event);
   const normal = line(rgraphArgv(inv, words));
   if (!inv.bundle) return normal;
-  const { deno, entry } = inv.bundle;
-  const fast = line(
-    rgraphArgv({ argv: [deno, "run", ...BUNDLE_FLAGS, entry], config: inv.config }, words),
-  );
-  return `test -f ${shellQuote(entry)} && exec ${fast} || exec ${normal}`;
+  const fast = line(bundledArgv({ ...inv, bundle: inv.bundle }, words));
+  return `test -f ${shellQuote(inv.bundle.entry)} && exec ${fast} || exec ${normal}`;
+}
+
+/**
+ * What the shell runs for {@link hookCommand}, as an argv to start without a
+ * shell: the bundle's command when install built one and `bundleExists`
+ * says its file is there, else the normal command.
+ *
+ * @example
+ * ```ts
+ * import { hookArgv } from "./command.ts";
+ * hookArgv({ argv: ["/usr/local/bin/rgraph"], config: "/c.toml" }, "codex", undefined, () => false);
+ * // ["/usr/local/bin/rgraph", "--config", "/c.toml", "hook", "codex"]
+ * ```
+ */
+export function hookArgv(
+  inv: Invocation,
+  harness: string,
+  event: string | undefined,
+  bundleExists: (entry: string) => boolean,
+): string[] {
+  const words = hookWords(harness, event);
+  return inv.bundle && bundleExists(inv.bundle.entry)
+    ? bundledArgv({ ...inv, bundle: inv.bundle }, words)
+    : rgraphArgv(inv, words);
 }
 
 /** The MCP server's command and arguments. */

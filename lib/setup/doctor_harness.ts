@@ -7,6 +7,12 @@
  * The probe is a session start: it exercises the installed command and the
  * harness's output format without recording a Touch.
  *
+ * Doctor runs nothing a project supplies (`own.ts`): it starts a hook or
+ * server only when the entry is identical to what `rgraph install` writes
+ * for this harness, scope and config — and then the argv it computed itself,
+ * without a shell — and a project's only where the harness trusts the folder
+ * (`folderTrust`). Any other entry named rgraph is reported, never run.
+ *
  * @module
  */
 
@@ -15,12 +21,21 @@ import { configPath } from "../config.ts";
 import { HOOK_EVENTS, type Target } from "./harnesses.ts";
 import { contextFor, exists, type HarnessId, resolvedTargets, type Scope } from "./install.ts";
 import { configNamed, shellQuote, shellSplit } from "./command.ts";
+import {
+  foreignHooks,
+  NOT_OURS,
+  type OwnEntries,
+  ownEntries,
+  provenPlugin,
+  provenServer,
+} from "./own.ts";
+import { absoluteProgram } from "../which.ts";
 import { parseToml } from "./toml_edit.ts";
 import { runChild } from "./child.ts";
-import { trustCheck } from "./doctor_trust.ts";
+import { folderTrust, trustCheck } from "./doctor_trust.ts";
 import { versionCheck } from "./doctor_version.ts";
 import { firstLine } from "../errors.ts";
-import { type Check, type DoctorOptions, fail, ok, stripAnsi } from "./check.ts";
+import { type Check, type DoctorOptions, fail, ok, stripAnsi, warn } from "./check.ts";
 
 /**
  * The environment an installed command may get from its harness: Codex gives
@@ -73,6 +88,8 @@ function probePayload(harness: HarnessId, cwd: string): unknown {
 /** What one harness's files hold in one scope. */
 interface Survey {
   scope: Scope;
+  /** What install would write here. */
+  own: OwnEntries;
   dir: string;
   /** Some file of the harness exists here. */
   configured: boolean;
@@ -83,8 +100,8 @@ interface Survey {
 
 type Seen = ReturnType<Target["inspect"]>;
 
-function survey(harness: HarnessId, scope: Scope, dir: string): Survey {
-  const ctx = contextFor({ scope, dir });
+function survey(harness: HarnessId, scope: Scope, dir: string, command?: string): Survey {
+  const ctx = contextFor({ scope, dir, command });
   const entries = resolvedTargets(harness, ctx).map((target) => {
     if (!exists(target.path)) {
       return { target, seen: null, problem: `${target.path} does not exist` };
@@ -101,6 +118,7 @@ function survey(harness: HarnessId, scope: Scope, dir: string): Survey {
   const configured = entries.some(({ target }) => exists(target.path));
   return {
     scope,
+    own: ownEntries(harness, ctx, exists),
     dir: ctx.scope === "project" ? ctx.dir : ctx.home,
     configured,
     installed,
@@ -114,7 +132,7 @@ function survey(harness: HarnessId, scope: Scope, dir: string): Survey {
  */
 export async function harnessChecks(harness: HarnessId, options: DoctorOptions): Promise<Check[]> {
   const surveys = (["project", "user"] as Scope[]).map((scope) =>
-    survey(harness, scope, options.dir)
+    survey(harness, scope, options.dir, options.command)
   );
   const installed = surveys.filter((s) => s.installed);
   if (installed.length === 0) {
@@ -144,36 +162,58 @@ async function scopeChecks(
   const label = `${harness} (${s.scope})`;
   const install = `rgraph install ${harness}${
     s.scope === "user" ? " --scope user" : ` --dir ${shellQuote(s.dir)}`
-  }`;
+  }${options.command === undefined ? "" : ` --command ${shellQuote(options.command)}`}`;
   const events = harness === "opencode" ? [] : HOOK_EVENTS[harness];
   const out: Check[] = [];
-  let sessionCommand: string | null = null;
+  /** What each installed entry would start, for the config-file check (run or not). */
+  const installed: string[][] = [];
+  /** The argvs doctor proved are rgraph's own, and so may run. */
+  let probeArgv: string[] | null = null;
   let serverArgv: string[] | null = null;
   for (const { target, seen, problem } of s.entries) {
     if (target.what === "hooks") {
-      const missing = events.filter((e) => !seen?.hooks?.[e]);
+      const hooks = seen?.hooks ?? {};
+      const foreign = foreignHooks(s.own, hooks);
+      const missing = events.filter((e) => !hooks[e]);
+      if (foreign.length > 0) {
+        out.push(
+          fail(`${label} hooks`, `${target.path}: ${NOT_OURS} (${foreign.join(", ")})`, install),
+        );
+      }
       const why = problem ||
         (missing.length > 0 ? `${target.path}: no rgraph hook for ${missing.join(", ")}` : "");
       if (why) out.push(fail(`${label} hooks`, why, install));
-      else {
+      else if (foreign.length === 0) {
         out.push(ok(`${label} hooks`, `${events.join(", ")} in ${target.path}`));
-        sessionCommand = seen!.hooks![events[0]];
+        probeArgv = s.own.probe;
       }
+      if (hooks[events[0]]) installed.push(shellSplit(hooks[events[0]]!));
     } else if (target.what === "plugin") {
       if (problem || !seen?.server) {
         out.push(
           fail(`${label} plugin`, problem || `${target.path}: not rgraph's plugin`, install),
         );
-      } else {
-        out.push(ok(`${label} plugin`, target.path));
-        sessionCommand = [...seen.server, "hook", "opencode"].map(shellQuote).join(" ");
+        continue;
       }
+      installed.push(seen.server);
+      probeArgv = provenPlugin(s.own, Deno.readTextFileSync(target.path));
+      out.push(
+        probeArgv === null
+          ? fail(`${label} plugin`, `${target.path}: ${NOT_OURS}`, install)
+          : ok(`${label} plugin`, target.path),
+      );
     } else if (target.what === "mcp") {
       if (problem || !seen?.server) {
         out.push(
           fail(`${label} MCP server`, problem || `${target.path}: no rgraph server`, install),
         );
-      } else serverArgv = seen.server;
+      } else {
+        installed.push(seen.server);
+        serverArgv = provenServer(s.own, seen.server);
+        if (serverArgv === null) {
+          out.push(fail(`${label} MCP server`, `${target.path}: ${NOT_OURS}`, install));
+        }
+      }
       if (harness === "codex" && !problem) {
         const off = codexHooksOff(Deno.readTextFileSync(target.path));
         if (off) {
@@ -188,21 +228,31 @@ async function scopeChecks(
       }
     }
   }
-  const installed = [
-    ...(sessionCommand === null ? [] : [shellSplit(sessionCommand)]),
-    ...(serverArgv === null ? [] : [serverArgv]),
-  ];
   if (installed.length > 0) out.push(configCheck(label, installed, install));
-  if (sessionCommand !== null) {
-    const bundle = bundleCheck(label, sessionCommand, install);
+  if (probeArgv !== null) {
+    const bundle = bundleCheck(label, s.own, install);
     if (bundle) out.push(bundle);
-    out.push(await probe(label, harness, sessionCommand, options, install));
   }
-  if (serverArgv !== null) out.push(await mcpCheck(label, harness, serverArgv, options, install));
+  // A project's commands run only where the harness itself would run them.
+  const trust = s.scope === "project" ? folderTrust(harness, s.dir) : null;
+  if (trust && !trust.trusted && (probeArgv !== null || serverArgv !== null)) {
+    out.push(
+      warn(
+        `${label} probes`,
+        `not run: ${trust.detail}, and doctor runs a project's commands only where the harness would`,
+        trust.fix,
+      ),
+    );
+  } else {
+    if (probeArgv !== null) out.push(await probe(label, harness, probeArgv, options, install));
+    if (serverArgv !== null) {
+      out.push(await mcpCheck(label, harness, serverArgv, options, install));
+    }
+  }
   const hooks = s.entries.find((e) => e.target.what === "hooks");
-  const trust = hooks &&
+  const trustLine = hooks &&
     await trustCheck({ harness, scope: s.scope, dir: s.dir, hooksPath: hooks.target.path, label });
-  if (trust) out.push(trust);
+  if (trustLine) out.push(trustLine);
   return out;
 }
 
@@ -231,12 +281,12 @@ function configCheck(label: string, commands: string[][], install: string): Chec
 }
 
 /** The state of the hook bundle a hook command runs, or null when it runs none. */
-function bundleCheck(label: string, command: string, install: string): Check | null {
-  const words = shellSplit(command);
-  if (words[0] !== "test" || words[1] !== "-f") return null;
-  const dir = words[2].slice(0, words[2].lastIndexOf("/"));
+function bundleCheck(label: string, own: OwnEntries, install: string): Check | null {
+  const entry = own.bundleEntry;
+  if (entry === null) return null;
+  const dir = entry.slice(0, entry.lastIndexOf("/"));
   const name = `${label} hook bundle`;
-  const manifest = exists(words[2]) ? readBundleManifest(dir) : null;
+  const manifest = exists(entry) ? readBundleManifest(dir) : null;
   if (manifest === null) {
     return fail(name, `${dir} has no hook bundle: hooks run the normal, slower command`, install);
   }
@@ -257,17 +307,30 @@ function codexHooksOff(text: string): string | null {
   }
 }
 
-/** Replays a session start through the installed hook command, as the harness's shell would. */
+/**
+ * `argv` with its program as an absolute path (a bare name, as `--command
+ * rgraph` writes, looked up in PATH's absolute entries only), or why not.
+ */
+function startable(argv: string[]): string[] | string {
+  const program = absoluteProgram(argv[0], harnessEnv().PATH ?? "");
+  return program === null
+    ? `${argv[0]} is in no absolute PATH directory: not run`
+    : [program, ...argv.slice(1)];
+}
+
+/** Replays a session start through rgraph's own hook command, as the harness would start it. */
 async function probe(
   label: string,
   harness: HarnessId,
-  command: string,
+  command: string[],
   options: DoctorOptions,
   install: string,
 ): Promise<Check> {
   const name = `${label} hook probe`;
   const wantsJson = adapterFor(harness)?.renderSessionHint("x") !== null;
-  const res = await runChild(["sh", "-c", command], {
+  const argv = startable(command);
+  if (typeof argv === "string") return fail(name, argv, install);
+  const res = await runChild(argv, {
     cwd: options.dir,
     env: harnessEnv(),
     stdin: JSON.stringify(probePayload(harness, options.dir)),
@@ -310,11 +373,13 @@ async function probe(
 async function mcpCheck(
   label: string,
   harness: HarnessId,
-  argv: string[],
+  server: string[],
   options: DoctorOptions,
   install: string,
 ): Promise<Check> {
   const name = `${label} MCP server`;
+  const argv = startable(server);
+  if (typeof argv === "string") return fail(name, argv, install);
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const client = new Client({ name: "rgraph-doctor", version: "1" });

@@ -9,6 +9,20 @@
  * | Copilot CLI | the folder is trusted: `trustedFolders` in `$COPILOT_HOME/config.json` (else `.github/hooks` and `.github/mcp.json` are skipped, exit 0) | that list |
  * | Gemini CLI | the folder is trusted in `~/.gemini/trustedFolders.json` (else headless runs exit 55) | that file, with Gemini's longest-rule match |
  *
+ * {@link folderTrust} is the same knowledge as a yes or no for every harness,
+ * which decides whether doctor may run a project's commands at all: only
+ * where the harness itself would run them —
+ *
+ * | harness | a project folder is trusted when |
+ * |---|---|
+ * | Claude Code | `projects["<dir or a folder above>"].hasTrustDialogAccepted` is true in `$CLAUDE_CONFIG_DIR/.claude.json` (else `~/.claude.json`) |
+ * | Codex | `[projects."<dir>"] trust_level = "trusted"` in `$CODEX_HOME/config.toml` |
+ * | Copilot CLI | `trustedFolders` in `$COPILOT_HOME/config.json` holds it or a folder above |
+ * | Gemini CLI | its trusted-folders rules say so (or folder trust is off) |
+ * | Grok Build | `[folders."<dir>"] trusted = true` in `$GROK_HOME/trusted_folders.toml` (what `/hooks-trust` writes) |
+ * | Cursor | never: doctor cannot read Cursor's trust |
+ * | OpenCode | always: it loads a project's plugins and `opencode.json` without asking |
+ *
  * @module
  */
 
@@ -18,7 +32,7 @@ import { parseJsonc, toValue } from "./jsonc.ts";
 import { parseToml } from "./toml_edit.ts";
 import { firstLine } from "../errors.ts";
 import { type Check, fail, ok } from "./check.ts";
-import { onPath } from "./child.ts";
+import { which } from "../which.ts";
 
 /** Where one installed harness's trust is checked. */
 export interface TrustTarget {
@@ -159,28 +173,20 @@ async function codexHooks(codex: string, dir: string): Promise<CodexHook[] | str
   }
 }
 
-/** `projects."<dir>".trust_level` in Codex's own config. */
-function codexProjectTrust(codexHome: string, dir: string): string | null {
-  try {
-    const doc = parseToml(Deno.readTextFileSync(`${codexHome}/config.toml`));
-    const level = record(record(doc.projects)[dir]).trust_level;
-    return typeof level === "string" ? level : null;
-  } catch {
-    return null;
-  }
+function codexProjectFix(codexHome: string, dir: string): string {
+  return `trust the project when Codex asks (or add [projects."${dir}"] trust_level = "trusted" to ${codexHome}/config.toml)`;
 }
 
 async function codexTrust(t: TrustTarget): Promise<Check> {
   const name = `${t.label} trust`;
   const codexHome = env("CODEX_HOME") ?? `${home()}/.codex`;
-  const trustProject =
-    `trust the project when Codex asks (or add [projects."${t.dir}"] trust_level = "trusted" to ${codexHome}/config.toml)`;
+  const trustProject = codexProjectFix(codexHome, t.dir);
   const trustHooks = `run codex in ${t.dir}, open /hooks and trust rgraph's hooks`;
-  const codex = onPath("codex");
+  const codex = which("codex");
   if (codex === null) {
     // Without Codex to ask, only the project's trust can be read; each hook's trust is a hash only
     // Codex computes.
-    if (t.scope === "project" && codexProjectTrust(codexHome, t.dir) !== "trusted") {
+    if (t.scope === "project" && !folderTrust("codex", t.dir).trusted) {
       return fail(
         name,
         `Codex reads ${t.dir}/.codex/ only in a trusted project, and it is not one: it skips rgraph's hooks and MCP server silently`,
@@ -217,20 +223,29 @@ async function codexTrust(t: TrustTarget): Promise<Check> {
 
 // --- Copilot CLI -----------------------------------------------------------
 
-function copilotTrust(t: TrustTarget): Check {
-  const name = `${t.label} trust`;
+function copilotTrusted(dir: string): { trusted: boolean; file: string } {
   const file = `${env("COPILOT_HOME") ?? `${home()}/.copilot`}/config.json`;
   const folders = record(readJson(file)).trustedFolders;
-  const dir = real(t.dir);
+  const real_ = real(dir);
   const trusted = Array.isArray(folders) &&
-    folders.some((f) => typeof f === "string" && within(real(f), dir));
+    folders.some((f) => typeof f === "string" && within(real(f), real_));
+  return { trusted, file };
+}
+
+function copilotTrust(t: TrustTarget): Check {
+  const name = `${t.label} trust`;
+  const { trusted, file } = copilotTrusted(t.dir);
   return trusted ? ok(name, `${t.dir} is a trusted folder (${file})`) : fail(
     name,
     `Copilot CLI loads ${t.dir}/.github/hooks and .github/mcp.json only in a trusted folder, and skips them silently otherwise`,
-    `add ${
-      JSON.stringify(t.dir)
-    } to "trustedFolders" in ${file} (or trust the folder for future sessions when Copilot asks)`,
+    copilotFix(t.dir, file),
   );
+}
+
+function copilotFix(dir: string, file: string): string {
+  return `add ${
+    JSON.stringify(dir)
+  } to "trustedFolders" in ${file} (or trust the folder for future sessions when Copilot asks)`;
 }
 
 // --- Gemini CLI -------------------------------------------------------------
@@ -253,23 +268,131 @@ function geminiRule(rules: Record<string, unknown>, dir: string): boolean | null
   return verdict;
 }
 
-function geminiTrust(t: TrustTarget): Check {
-  const name = `${t.label} trust`;
+/** Gemini CLI's verdict on `dir`: true when it applies the folder's settings. */
+function geminiTrusted(dir: string): { trusted: boolean; file: string; why: string } {
   const geminiDir = `${env("GEMINI_CLI_HOME") ?? home()}/.gemini`;
+  const file = env("GEMINI_CLI_TRUSTED_FOLDERS_PATH") ?? `${geminiDir}/trustedFolders.json`;
   if (env("GEMINI_CLI_TRUST_WORKSPACE") === "true") {
-    return ok(name, "GEMINI_CLI_TRUST_WORKSPACE=true trusts every folder");
+    return { trusted: true, file, why: "GEMINI_CLI_TRUST_WORKSPACE=true trusts every folder" };
   }
   const settings = record(readJson(`${geminiDir}/settings.json`));
   if (record(record(settings.security).folderTrust).enabled === false) {
-    return ok(name, "folder trust is off (security.folderTrust.enabled = false)");
+    return {
+      trusted: true,
+      file,
+      why: "folder trust is off (security.folderTrust.enabled = false)",
+    };
   }
-  const file = env("GEMINI_CLI_TRUSTED_FOLDERS_PATH") ?? `${geminiDir}/trustedFolders.json`;
-  const trusted = geminiRule(record(readJson(file)), real(t.dir));
-  return trusted === true ? ok(name, `${t.dir} is a trusted folder (${file})`) : fail(
+  const trusted = geminiRule(record(readJson(file)), real(dir)) === true;
+  return { trusted, file, why: `${dir} is a trusted folder (${file})` };
+}
+
+function geminiFix(dir: string, file: string): string {
+  return `add ${
+    JSON.stringify(dir)
+  }: "TRUST_FOLDER" to ${file} (or trust the folder when Gemini asks)`;
+}
+
+function geminiTrust(t: TrustTarget): Check {
+  const name = `${t.label} trust`;
+  const { trusted, file, why } = geminiTrusted(t.dir);
+  return trusted ? ok(name, why) : fail(
     name,
     `Gemini CLI applies ${t.dir}/.gemini/settings.json (rgraph's hooks and MCP server) only in a trusted folder: headless runs exit 55, interactive ones leave it out`,
-    `add ${
-      JSON.stringify(t.dir)
-    }: "TRUST_FOLDER" to ${file} (or trust the folder when Gemini asks)`,
+    geminiFix(t.dir, file),
   );
+}
+
+// --- every harness -----------------------------------------------------------
+
+/** Whether a harness runs what a project folder configures, and how to make it. */
+export interface FolderTrust {
+  trusted: boolean;
+  /** Why not (or what says so), for the report. */
+  detail: string;
+  /** The step that trusts the folder, when it is not trusted. */
+  fix: string;
+}
+
+/** `path` and every folder above it, each as given and with symlinks resolved. */
+function selfAndAbove(path: string): string[] {
+  const out = new Set<string>();
+  for (let p of [path, real(path)]) {
+    for (;;) {
+      out.add(p);
+      const up = p.slice(0, p.lastIndexOf("/")) || "/";
+      if (up === p) break;
+      p = up;
+    }
+  }
+  return [...out];
+}
+
+function readToml(path: string): Record<string, unknown> {
+  try {
+    return parseToml(Deno.readTextFileSync(path));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Whether `harness` trusts the project folder `dir` as its own records say —
+ * doctor runs a project's commands only then, as the harness would.
+ *
+ * @example
+ * ```ts
+ * folderTrust("cursor", "/repo"); // { trusted: false, … }: Cursor's trust cannot be read
+ * ```
+ */
+export function folderTrust(harness: HarnessId, dir: string): FolderTrust {
+  const yes = (detail: string): FolderTrust => ({ trusted: true, detail, fix: "" });
+  const no = (detail: string, fix: string): FolderTrust => ({ trusted: false, detail, fix });
+  switch (harness) {
+    case "claude-code": {
+      const file = `${env("CLAUDE_CONFIG_DIR") ?? home()}/.claude.json`;
+      const projects = record(record(readJson(file)).projects);
+      const at = selfAndAbove(dir).find((p) => record(projects[p]).hasTrustDialogAccepted === true);
+      return at !== undefined ? yes(`Claude Code trusts ${at} (${file})`) : no(
+        `Claude Code has not been trusted in ${dir}`,
+        `start claude in ${dir} and accept the trust dialog (it records projects[${
+          JSON.stringify(dir)
+        }].hasTrustDialogAccepted in ${file})`,
+      );
+    }
+    case "codex": {
+      const codexHome = env("CODEX_HOME") ?? `${home()}/.codex`;
+      const projects = record(readToml(`${codexHome}/config.toml`).projects);
+      return [dir, real(dir)].some((p) => record(projects[p]).trust_level === "trusted")
+        ? yes(`Codex trusts ${dir}`)
+        : no(`Codex does not trust ${dir}`, codexProjectFix(codexHome, dir));
+    }
+    case "copilot": {
+      const { trusted, file } = copilotTrusted(dir);
+      return trusted
+        ? yes(`${dir} is a trusted folder (${file})`)
+        : no(`Copilot CLI does not trust ${dir}`, copilotFix(dir, file));
+    }
+    case "gemini": {
+      const { trusted, file, why } = geminiTrusted(dir);
+      return trusted ? yes(why) : no(`Gemini CLI does not trust ${dir}`, geminiFix(dir, file));
+    }
+    case "grok": {
+      const file = `${env("GROK_HOME") ?? `${home()}/.grok`}/trusted_folders.toml`;
+      const folders = record(readToml(file).folders);
+      return [dir, real(dir)].some((p) => record(folders[p]).trusted === true)
+        ? yes(`Grok Build trusts ${dir} (${file})`)
+        : no(
+          `Grok Build does not trust ${dir}`,
+          `run /hooks-trust in Grok Build in ${dir} (or start it there with --trust)`,
+        );
+    }
+    case "cursor":
+      return no(
+        "Cursor keeps its trust of a folder where doctor cannot read it",
+        "check rgraph in Cursor itself; a user-scope install (rgraph install cursor --scope user) is probed",
+      );
+    case "opencode":
+      return yes("OpenCode loads a project's plugins and opencode.json without asking");
+  }
 }

@@ -14,7 +14,8 @@
 import pinsText from "../../tests/harness/pins.txt" with { type: "text" };
 import type { HarnessId } from "./harnesses.ts";
 import { type Check, ok } from "./check.ts";
-import { onPath, runChild } from "./child.ts";
+import { runChild } from "./child.ts";
+import { which } from "../which.ts";
 
 /** One harness the tests pin: its npm package, version and binary. */
 export interface Pin {
@@ -53,7 +54,7 @@ export async function versionCheck(harness: HarnessId): Promise<Check | null> {
   if (!pin) return null;
   const name = `${harness} version`;
   const pinned = `the rgraph tests pin ${pin.pkg} ${pin.version}`;
-  const path = onPath(pin.bin);
+  const path = which(pin.bin);
   if (path === null) return ok(name, `${pin.bin} is not on PATH; ${pinned}`);
   const said = await versionOf(path);
   const same = said.split(/[\s(),]+/).includes(pin.version);

@@ -133,6 +133,35 @@ export const HOOK_EVENTS: Record<Exclude<HarnessId, "opencode">, string[]> = {
   grok: ["SessionStart", "UserPromptSubmit", "PreToolUse", "SessionEnd"],
 };
 
+/**
+ * The `--event` a hook command of `harness` passes for `event`: Copilot's
+ * payloads do not name their event, so its commands do; other harnesses' do.
+ */
+export function eventArgument(harness: HarnessId, event: string): string | undefined {
+  return harness === "copilot" ? event : undefined;
+}
+
+/**
+ * The command `rgraph install` writes for one hook event of `harness`: the
+ * session-end command on the event that ends a session, `rgraph hook` on
+ * every other.
+ *
+ * @example
+ * ```ts
+ * hookEntryCommand("codex", "SessionEnd", { argv: ["/bin/rgraph"], config: "/c.toml" });
+ * // "/bin/rgraph --config /c.toml sweep --background"
+ * ```
+ */
+export function hookEntryCommand(
+  harness: Exclude<HarnessId, "opencode">,
+  event: string,
+  inv: Invocation,
+): string {
+  return event === SESSION_END_EVENT[harness]
+    ? sessionEndCommand(inv)
+    : hookCommand(inv, harness, eventArgument(harness, event));
+}
+
 type Json = Record<string, unknown>;
 
 function isObj(v: unknown): v is Json {
@@ -170,12 +199,7 @@ function hooksTarget(
 ): Target {
   const jsonc = format === "jsonc";
   const events = HOOK_EVENTS[harness];
-  // Copilot's payloads do not name their event: the command passes it.
-  const passEvent = harness === "copilot";
-  const command = (event: string) =>
-    event === SESSION_END_EVENT[harness]
-      ? sessionEndCommand(inv)
-      : hookCommand(inv, harness, passEvent ? event : undefined);
+  const command = (event: string) => hookEntryCommand(harness, event, inv);
   const ourHandler = (v: unknown) => {
     if (!isObj(v)) return false;
     const c = v[style.commandKey];

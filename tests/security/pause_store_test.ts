@@ -7,17 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { bashCallPayload, configToml, sandbox } from "../helpers.ts";
+import { bashCallPayload, configToml, exists, sandbox } from "../helpers.ts";
 import { pauseFilePath } from "../../lib/capture/mod.ts";
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("pause: a store outside the default data directory is paused and resumed where the hook looks", async () => {
   const sb = await sandbox();
