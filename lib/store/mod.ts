@@ -72,6 +72,17 @@ export async function openStore(config: Config): Promise<Store> {
   return store;
 }
 
+/**
+ * With a graph store, sends the Touches hooks recorded locally since it was
+ * opened on to the server (see `graph/open.ts`); the embedded store has no
+ * outbox (0). Throws {@link StoreUnavailableError} when the server is down.
+ */
+export async function sendOutbox(store: Store): Promise<number> {
+  if (store.kind !== "graph") return 0;
+  const graph = await import("./graph/mod.ts");
+  return await graph.sendOutbox(store as InstanceType<typeof graph.GraphStore>);
+}
+
 /** `rgraph migrate`: copies the embedded store at `path` into the graph store at `target`. */
 export async function migrateToGraph(
   path: string,

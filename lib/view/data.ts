@@ -16,7 +16,7 @@
 
 import type { Config } from "../config.ts";
 import { formatStats, type StatsReport, statsReport } from "../setup/mod.ts";
-import type { MemoryPage, Store } from "../store/mod.ts";
+import { type MemoryPage, sendOutbox, type Store } from "../store/mod.ts";
 import { formatStatus, statusOf, type StatusReport } from "../sweep/mod.ts";
 import type { Listing, ListingMember } from "../types.ts";
 import { neutralize } from "../untrusted.ts";
@@ -143,12 +143,15 @@ export class ViewData {
   /**
    * A text that changes when anything the pages show may have: the store's
    * mark and the data directory's files (the Sweep record, the lock, a
-   * pause). Computed at most every {@link MARK_INTERVAL_MS}.
+   * pause). Computed at most every {@link MARK_INTERVAL_MS}; with a graph
+   * store, the hooks' outbox is sent on first.
    */
   change(): Promise<string> {
     const now = Date.now();
     if (this.#mark === null || now - this.#mark.at >= MARK_INTERVAL_MS) {
-      const value = Promise.all([this.#store.changeMark(this.#userId), dirMark(this.#config)])
+      // With a graph store, what hooks recorded locally is sent on first, so it shows.
+      const value = sendOutbox(this.#store)
+        .then(() => Promise.all([this.#store.changeMark(this.#userId), dirMark(this.#config)]))
         .then((parts) => parts.join(" "));
       // A failed read is asked again at the next poll, not remembered.
       value.catch(() => (this.#mark = null));

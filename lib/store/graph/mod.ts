@@ -29,4 +29,4 @@ export {
 export { MINIMUM_VERSION, type ServerIdentity, serverName } from "./server.ts";
 export type { SchemaState } from "./schema.ts";
 export { type MigrateCounts, type SyncReport } from "./outbox.ts";
-export { forgetEverywhere, migrateToGraph, openGraphStore } from "./open.ts";
+export { forgetEverywhere, migrateToGraph, openGraphStore, sendOutbox } from "./open.ts";

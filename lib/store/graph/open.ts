@@ -22,7 +22,7 @@ import type { Touch } from "../../types.ts";
 import { type ForgetCounts, type ForgetQuery, StoreUnavailableError } from "../contract.ts";
 import { drainSpool, openEmbeddedStore } from "../sqlite/mod.ts";
 import { connectGraph, type GraphStore, type GraphTarget } from "./store.ts";
-import { copyToGraph, type MigrateCounts, syncStores } from "./outbox.ts";
+import { copyToGraph, drainOutbox, type MigrateCounts, syncStores } from "./outbox.ts";
 import { storeLog } from "./store_log.ts";
 
 /**
@@ -67,6 +67,25 @@ export async function openGraphStore(
   }
   store.attachLocalIndex(local);
   return store;
+}
+
+/**
+ * Sends what hooks recorded since the store opened (the spool, then the
+ * outbox) on to the graph store, without refreshing the local index: what a
+ * long-running reader (`rgraph view`) does to show a session's new Touches
+ * as they arrive. Returns how many Touches were sent; 0 without a local index.
+ *
+ * @example
+ * ```ts
+ * const store = await openGraphStore(config);
+ * await sendOutbox(store); // 0 when no hook recorded anything since
+ * ```
+ */
+export async function sendOutbox(store: GraphStore): Promise<number> {
+  const local = store.localIndex;
+  if (local === null) return 0;
+  await drainSpool(local);
+  return await drainOutbox(local, store);
 }
 
 /**

@@ -40,7 +40,7 @@ export interface SyncReport {
  * (leaving the rest waiting) when the graph server cannot be reached.
  * Returns how many Touches were moved.
  */
-async function drainOutbox(local: SqliteStore, graph: GraphStore): Promise<number> {
+export async function drainOutbox(local: SqliteStore, graph: GraphStore): Promise<number> {
   let moved = 0;
   for (;;) {
     const batch = await local.unexportedTouches(DRAIN_BATCH);

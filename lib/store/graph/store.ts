@@ -211,6 +211,11 @@ export class GraphStore implements Store {
     this.#mirror = local;
   }
 
+  /** The hooks' local index (and outbox) this store keeps in step, if one is attached. */
+  get localIndex(): SqliteStore | null {
+    return this.#mirror;
+  }
+
   /**
    * Repeats a write on the local index. Best effort: the graph store has the
    * write already, and the next sync copies whatever the index missed.
