@@ -24,7 +24,19 @@ import { itemAddress, repositoryAddress } from "../address/mod.ts";
 import type { Comment, ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
 import { resourceBase } from "./map.ts";
 import { RestBudgets, type RestResource, restResource } from "./rest_budget.ts";
-import { arr, bool, type Decoded, nullable, num, obj, optional, str } from "./decode.ts";
+import { arr, type Decoded } from "./decode.ts";
+import {
+  labelNames,
+  RestComment,
+  RestFile,
+  RestIssue,
+  RestIssuePlace,
+  RestPull,
+  RestReadme,
+  RestRepo,
+  RestReviewComment,
+  RestSearch,
+} from "./rest_types.ts";
 import {
   AuthError,
   isNetworkError,
@@ -282,7 +294,7 @@ export class RestClient {
     const res = await this.get(`/repos/${enc(owner)}/${enc(repo)}/issues/${number}`);
     if (isGone(res.status)) return { status: "not_found" };
     if (res.status !== 200) return { status: "failed", message: unexpected(res.status) };
-    const issue = obj({ number: num, repository_url: str })(res.json, "issue");
+    const issue = RestIssuePlace(res.json, "issue");
     return { status: "moved", ...ownerRepoOf(issue.repository_url), number: issue.number };
   }
 
@@ -302,59 +314,13 @@ function enc(s: string): string {
   return encodeURIComponent(s);
 }
 
-const User = nullable(obj({ login: str }));
-
-const RestRepo = obj({
-  node_id: str,
-  full_name: str,
-  html_url: str,
-  private: bool,
-  visibility: optional(str),
-  description: nullable(str),
-  stargazers_count: num,
-  pushed_at: nullable(str),
-  updated_at: str,
-});
-type RestRepo = Decoded<typeof RestRepo>;
-
 function isPublic(r: { private: boolean; visibility: string | null }): boolean {
   return !r.private && (r.visibility === null || r.visibility === "public");
 }
 
-const RestIssue = obj({
-  node_id: str,
-  number: num,
-  title: str,
-  body: nullable(str),
-  state: str,
-  html_url: str,
-  repository_url: str,
-  user: User,
-  labels: arr(obj({ name: str })),
-  assignees: arr(obj({ login: str })),
-  milestone: nullable(obj({ title: str })),
-  comments: num,
-  created_at: str,
-  updated_at: str,
-  closed_at: nullable(str),
-  pull_request: optional(obj({ merged_at: optional(str) })),
-});
-type RestIssue = Decoded<typeof RestIssue>;
-
-const RestComment = obj({
-  node_id: str,
-  user: User,
-  created_at: str,
-  updated_at: str,
-  body: nullable(str),
-  path: optional(str),
-});
-
-const RestPull = obj({ merged: optional(bool), merged_at: nullable(str), base: obj({ ref: str }) });
-
-const RestReadme = obj({ path: str, content: str, encoding: str });
-
-function comment(c: Decoded<typeof RestComment>): Comment {
+function comment(
+  c: Decoded<typeof RestComment> | Decoded<typeof RestReviewComment>,
+): Comment {
   const out: Comment = {
     node_id: c.node_id,
     author: c.user?.login ?? null,
@@ -362,7 +328,7 @@ function comment(c: Decoded<typeof RestComment>): Comment {
     updated_at: c.updated_at,
     body: c.body ?? "",
   };
-  if (c.path !== null) out.path = c.path;
+  if ("path" in c) out.path = c.path;
   return out;
 }
 
@@ -379,8 +345,8 @@ function restHead(i: RestIssue): ChangedHead {
     updated_at: i.updated_at,
     state: merged ? "merged" : i.state === "open" ? "open" : "closed",
     author: i.user?.login ?? null,
-    labels: i.labels.map((l) => l.name),
-    assignees: i.assignees.map((a) => a.login),
+    labels: labelNames(i.labels),
+    assignees: (i.assignees ?? []).map((a) => a.login),
     milestone: i.milestone?.title ?? null,
   };
 }
@@ -476,8 +442,8 @@ export class RestSource implements Source {
       title: issue.title,
       body: issue.body ?? "",
       author: issue.user?.login ?? null,
-      labels: issue.labels.map((l) => l.name),
-      assignees: issue.assignees.map((a) => a.login),
+      labels: labelNames(issue.labels),
+      assignees: (issue.assignees ?? []).map((a) => a.login),
       milestone: issue.milestone?.title ?? null,
       created_at: issue.created_at,
       closed_at: issue.closed_at,
@@ -493,12 +459,12 @@ export class RestSource implements Source {
       this.#all(
         `${base}/pulls/${issue.number}/files?per_page=100`,
         "changed files",
-        obj({ filename: str }),
+        RestFile,
       ),
       this.#all(
         `${base}/pulls/${issue.number}/comments?per_page=100`,
         "review comments",
-        RestComment,
+        RestReviewComment,
       ),
     ]);
     if (pull.status !== 200) {
@@ -507,7 +473,7 @@ export class RestSource implements Source {
       });
     }
     const p = RestPull(pull.json, "pull");
-    const merged = p.merged ?? p.merged_at !== null;
+    const merged = p.merged;
     return {
       ...item,
       kind: "pull_request",
@@ -666,9 +632,13 @@ export class RestSource implements Source {
       const res: RestResponse = await this.client.get(next);
       if (res.status !== 200) throw new UnavailableError("not_found");
       const search = address.filters.q !== undefined;
-      const raw = search
-        ? obj({ total_count: num, items: arr(RestIssue) })(res.json, "search")
-        : null;
+      const raw = search ? RestSearch(res.json, "search") : null;
+      // A search GitHub cut short would be stored as if it were every match.
+      if (raw?.incomplete_results) {
+        throw new TransientError("GitHub's search ran out of time: its results are incomplete", {
+          answered: true,
+        });
+      }
       const matching = (raw ? raw.items : arr(RestIssue)(res.json, "issues"))
         .filter((i) => matchesRest(address, i));
       const page = matching.slice(0, limit - fetched);

@@ -81,6 +81,8 @@ export interface Emulator {
   /** The live dataset (mutations show up in answers at once). */
   dataset: Dataset;
   requests(): RequestCounts;
+  /** Every REST request's path and query since start (GitHub's own 301 targets included), in order. */
+  restLog(): string[];
   resetCounts(): void;
   setLatency(ms: number): void;
   /** Adds a comment (bumping the item's `updatedAt`); returns its node id. */
@@ -139,6 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const failures: Failure[] = [];
   const faults = new Faults();
   const pathFaults: { path: RegExp; failure: Failure; left: number }[] = [];
+  const restLog: string[] = [];
   const makeBuckets = () => ({
     graphql: newBucket(options.graphqlLimit ?? 5000),
     core: newBucket(options.restLimit ?? 5000),
@@ -224,6 +227,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       if (out.failure !== undefined) return await failedOrHang(out.failure);
       return json(out.status, out.body, { ...common, ...rateHeaders(buckets.graphql, "graphql") });
     }
+    restLog.push(`${url.pathname}${url.search}`);
     const byPath = pathFaults.find((f) => f.path.test(`${url.pathname}${url.search}`));
     if (byPath) {
       if (--byPath.left <= 0) pathFaults.splice(pathFaults.indexOf(byPath), 1);
@@ -256,6 +260,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     token,
     dataset: ds,
     requests: () => ({ ...counts }),
+    restLog: () => [...restLog],
     resetCounts() {
       Object.assign(counts, { graphql: 0, rest: 0, total: 0, notModified: 0, peakConcurrent: 0 });
     },
