@@ -33,6 +33,10 @@ const COMMANDS: Record<string, { summary: string; module: string }> = {
   stats: { summary: "what memory saved you", module: "stats" },
   migrate: { summary: "copy the embedded store into a graph store", module: "migrate" },
   view: { summary: "a private web page of your memory, on 127.0.0.1", module: "view" },
+  "plugin-start": {
+    summary: "a harness plugin's session-start work (run by the plugin)",
+    module: "plugin_start",
+  },
 };
 
 /** rgraph's version. */

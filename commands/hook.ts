@@ -21,7 +21,7 @@
 import { defaultDataDir, takeConfigOption } from "../lib/config_path.ts";
 import { HARNESS_NAMES, logHookProblem, runHook } from "../lib/capture/mod.ts";
 
-const USAGE = `rgraph hook <${HARNESS_NAMES.join("|")}> [--event NAME]`;
+const USAGE = `rgraph hook <${HARNESS_NAMES.join("|")}> [--event NAME] [--plugin]`;
 
 const HELP = `Record a Touch from a harness hook payload on standard input (always exits 0)
 
@@ -29,6 +29,7 @@ Usage: ${USAGE}
 
 Options:
       --event NAME             the event name, for payloads that do not carry one (Copilot CLI)
+      --plugin                 rgraph runs as the harness's plugin (its tool is named so)
   -h, --help                   show this help
 `;
 
@@ -49,9 +50,12 @@ export function revokeNetwork(): void {
  * parser (`lib/cli.ts`) loads `node:util`, which alone costs the hook 10–30 ms
  * of start-up.
  */
-function parseArgs(args: string[]): { harness: string; event?: string } | "help" {
+function parseArgs(
+  args: string[],
+): { harness: string; event?: string; plugin: boolean } | "help" {
   let harness: string | undefined;
   let event: string | undefined;
+  let plugin = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--help" || a === "-h") return "help";
@@ -59,11 +63,12 @@ function parseArgs(args: string[]): { harness: string; event?: string } | "help"
       if (i + 1 >= args.length) throw new Error("rgraph hook: --event needs a value");
       event = args[++i];
     } else if (a.startsWith("--event=")) event = a.slice("--event=".length);
+    else if (a === "--plugin") plugin = true;
     else if (a.startsWith("-")) throw new Error(`rgraph hook: unknown option '${a}'`);
     else if (harness === undefined) harness = a;
     else throw new Error(`rgraph hook: unexpected argument '${a}'`);
   }
-  return { harness: harness ?? "", event };
+  return { harness: harness ?? "", event, plugin };
 }
 
 /** All of standard input, read synchronously (a web stream costs the hook ~20 ms to set up). */
@@ -108,7 +113,10 @@ export async function main(args: string[]): Promise<number> {
     logHookProblem(defaultDataDir(), "", e);
     return 0;
   }
-  const output = await runHook(parsed.harness, input, { event: parsed.event });
+  const output = await runHook(parsed.harness, input, {
+    event: parsed.event,
+    plugin: parsed.plugin,
+  });
   if (output !== null) writeOut(output);
   return 0;
 }

@@ -50,6 +50,8 @@ import { neutralizeLine } from "../untrusted.ts";
 export interface HookOptions {
   /** The event name, for payloads that do not carry one (Copilot CLI). */
   event?: string;
+  /** rgraph runs as the harness's plugin (`--plugin`): the hint names the tool as the plugin's. */
+  plugin?: boolean;
 }
 
 /**
@@ -255,7 +257,10 @@ export async function runHook(
     if (event.type === "session_start") {
       // The session hint records nothing and only points the model at memory, so a pause (or
       // the capture policy) never withholds it.
-      return adapter.renderSessionHint(sessionHint(adapter.resourceTool));
+      const tool = options.plugin
+        ? adapter.pluginTool ?? adapter.resourceTool
+        : adapter.resourceTool;
+      return adapter.renderSessionHint(sessionHint(tool));
     }
     // A paused hook records nothing: one small file read, in the data directory the config names.
     if (pauseState(dataDir).paused) return null;

@@ -36,6 +36,7 @@ import { folderTrust, trustCheck } from "./doctor_trust.ts";
 import { versionCheck } from "./doctor_version.ts";
 import { firstLine } from "../errors.ts";
 import { type Check, type DoctorOptions, fail, ok, stripAnsi, warn } from "./check.ts";
+import { pluginArgv, type PluginInstall, pluginInstalls } from "./doctor_plugin.ts";
 
 /**
  * The environment an installed command may get from its harness: Codex gives
@@ -135,7 +136,9 @@ export async function harnessChecks(harness: HarnessId, options: DoctorOptions):
     survey(harness, scope, options.dir, options.command)
   );
   const installed = surveys.filter((s) => s.installed);
-  if (installed.length === 0) {
+  const home = contextFor({ scope: "user", dir: options.dir }).home;
+  const plugins = pluginInstalls(harness, { home, dir: options.dir });
+  if (installed.length === 0 && plugins.length === 0) {
     const project = surveys[0];
     return project.configured
       ? [
@@ -149,6 +152,24 @@ export async function harnessChecks(harness: HarnessId, options: DoctorOptions):
   }
   const out: Check[] = [];
   for (const s of installed) out.push(...await scopeChecks(harness, s, options));
+  for (const p of plugins) out.push(...await pluginChecks(p, options));
+  const enabled = plugins.filter((p) => p.enabled);
+  if (enabled.length > 0 && installed.length > 0) {
+    const scopes = installed.map((s) => s.scope);
+    out.push(
+      warn(
+        `${harness} plugin and rgraph install`,
+        `rgraph is both the ${enabled[0].id} plugin and installed by 'rgraph install' (${
+          scopes.join(", ")
+        } scope): each Touch is still recorded once, but the model gets two session hints and two resource tools`,
+        scopes.map((s) =>
+          `rgraph uninstall ${harness}${
+            s === "user" ? " --scope user" : ` --dir ${shellQuote(options.dir)}`
+          }`
+        ).join("; ") + ` (or uninstall the plugin in ${harness})`,
+      ),
+    );
+  }
   const version = await versionCheck(harness);
   if (version) out.push(version);
   return out;
@@ -254,6 +275,30 @@ async function scopeChecks(
     await trustCheck({ harness, scope: s.scope, dir: s.dir, hooksPath: hooks.target.path, label });
   if (trustLine) out.push(trustLine);
   return out;
+}
+
+/**
+ * The checks of rgraph installed as the harness's plugin: enabled or not,
+ * then, when enabled, the same hook probe and MCP check as an install gets.
+ */
+async function pluginChecks(p: PluginInstall, options: DoctorOptions): Promise<Check[]> {
+  const label = `${p.harness} plugin ${p.id}`;
+  const where = `version ${p.version}, ${p.scope} scope, in ${p.root}`;
+  if (!p.enabled) {
+    return [warn(label, `installed but disabled (${where})`, `enable ${p.id} in ${p.harness}`)];
+  }
+  const reinstall = `reinstall ${p.id} in ${p.harness}`;
+  // Runs only what the harness itself installed, in its own plugin folder (never a project's).
+  if (!p.managed) {
+    return [
+      warn(label, `enabled, from ${p.root} (not run: outside ${p.harness}'s plugin folder)`, ""),
+    ];
+  }
+  return [
+    ok(label, `enabled (${where})`),
+    await probe(label, p.harness, pluginArgv(p, "hook"), options, reinstall),
+    await mcpCheck(label, p.harness, pluginArgv(p, "serve-mcp"), options, reinstall),
+  ];
 }
 
 /**

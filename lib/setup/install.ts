@@ -246,7 +246,7 @@ function dirname(path: string): string {
  * to hooks and MCP servers, which would otherwise use another store.
  * Uninstall leaves it: every harness shares it.
  */
-function configChange(ctx: Context): { change?: Change; note?: string } {
+function configChange(ctx: Pick<Context, "env" | "home">): { change?: Change; note?: string } {
   const path = configPath();
   let config;
   try {
@@ -308,13 +308,32 @@ function configChange(ctx: Context): { change?: Change; note?: string } {
   };
 }
 
+/**
+ * A plugin's first run: writes rgraph's config, with the login name as
+ * identity, when there is none (what `rgraph install` writes); returns its
+ * path, or null when nothing was written.
+ */
+export async function writeFirstConfig(): Promise<string | null> {
+  const env = envOf();
+  const { change } = configChange({ env, home: env.HOME ?? "/" });
+  if (!change || change.before !== null || change.after === null) return null;
+  await Deno.mkdir(dirname(change.path), { recursive: true, mode: 0o700 });
+  // createNew: a session starting at the same moment may have written it first; that one stands.
+  await Deno.writeTextFile(change.path, change.after, { mode: 0o600, createNew: true }).catch(
+    (e) => {
+      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+    },
+  );
+  return change.path;
+}
+
 /** The store path to write into the config (`~/…` under the home), as the default resolves it here. */
 function storePin(storePath: string, home: string): string {
   return storePath.startsWith(`${home}/`) ? `~/${storePath.slice(home.length + 1)}` : storePath;
 }
 
 /** The user's login name: USER, LOGNAME, then the system account; null when none is known. */
-function loginName(ctx: Context): string | null {
+function loginName(ctx: Pick<Context, "env">): string | null {
   const fromEnv = ctx.env.USER || ctx.env.LOGNAME;
   if (fromEnv) return fromEnv;
   try {

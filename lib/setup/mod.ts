@@ -7,6 +7,8 @@
  * - `command.ts` — the command line harnesses run for rgraph (every one names
  *   the config file);
  * - `hook_bundle.ts` — the hook bundle install builds for speed;
+ * - `plugin.ts` — rgraph as a harness's plugin: a session's first-run work
+ *   (`doctor_plugin.ts` finds the plugin installs harnesses record);
  * - `doctor.ts` — `rgraph doctor`'s checks, each with its fix (store in
  *   `doctor_store.ts`, automatic Sweeps in `doctor_sweep.ts`, harnesses in
  *   `doctor_harness.ts`, trust in `doctor_trust.ts`, versions in
@@ -37,6 +39,7 @@ export {
   type Scope,
 } from "./install.ts";
 export { DENO_FLAGS } from "./command.ts";
+export { pluginBuild, pluginStart } from "./plugin.ts";
 export { type Check, type DoctorOptions, formatChecks, runChecks } from "./doctor.ts";
 export { formatStats, type StatsReport, statsReport } from "./stats.ts";
 export { statusText, touchJson, touchTable } from "./touches.ts";

@@ -10,8 +10,22 @@
  * `--dangerously-skip-permissions` is refused, so tools are allowed by name.
  */
 
-import { FINAL_TEXT, GH_COMMAND, harnessTests, RESOURCE_ADDRESS } from "./scenario.ts";
-import { run } from "./world.ts";
+import { type Ctx, FINAL_TEXT, GH_COMMAND, harnessTests, RESOURCE_ADDRESS } from "./scenario.ts";
+import { ROOT, run } from "./world.ts";
+
+/** A plugin's MCP tools are `mcp__plugin_<plugin>_<server>__<tool>`. */
+const PLUGIN_TOOL = "mcp__plugin_rgraph_rgraph__resource";
+const CHECKOUT = ROOT.replace(/\/$/, "");
+
+/** Runs `claude ARGS` as the user; throws with its output when it fails. */
+async function claude(ctx: Ctx, args: string[]): Promise<void> {
+  const r = await run([ctx.bin, ...args], {
+    cwd: ctx.world.project,
+    env: ctx.env,
+    timeoutMs: 60_000,
+  });
+  if (r.code !== 0) throw new Error(`claude ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+}
 
 harnessTests({
   name: "claude-code",
@@ -20,6 +34,7 @@ harnessTests({
     { variant: "default", label: "config in ~/.config/rgraph" },
     { variant: "RGRAPH_CONFIG", label: "config named by RGRAPH_CONFIG" },
     { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
+    { variant: "default", label: "through its plugin (claude plugin install)", via: "plugin" },
   ],
   steps: [
     { tool: "Bash", args: { command: GH_COMMAND, description: "Read issue 5 with its comments" } },
@@ -42,6 +57,28 @@ harnessTests({
     DISABLE_AUTOUPDATER: "1",
     DISABLE_ERROR_REPORTING: "1",
   }),
+  // issue 20: this checkout as a marketplace, the plugin installed from it, as README says.
+  plugin: {
+    steps: [
+      {
+        tool: "Bash",
+        args: { command: GH_COMMAND, description: "Read issue 5 with its comments" },
+      },
+      { tool: "ToolSearch", args: { query: `select:${PLUGIN_TOOL}`, max_results: 1 } },
+      { tool: PLUGIN_TOOL, args: { address: RESOURCE_ADDRESS } },
+      { text: FINAL_TEXT },
+    ],
+    presentedTool: PLUGIN_TOOL,
+    install: async (ctx) => {
+      await claude(ctx, ["plugin", "marketplace", "add", CHECKOUT]);
+      await claude(ctx, ["plugin", "install", "rgraph@rgraph"]);
+    },
+    uninstall: async (ctx) => {
+      await claude(ctx, ["plugin", "uninstall", "rgraph@rgraph"]);
+      await claude(ctx, ["plugin", "marketplace", "remove", "rgraph"]);
+    },
+    harnessFiles: [".claude/settings.json", ".claude/plugins"],
+  },
   configure: () => Promise.resolve(),
   // Hook failures, timeouts and MCP server errors are logged to the debug file.
   problems: ({ world }) => {
@@ -60,7 +97,7 @@ harnessTests({
       "-p",
       prompt,
       "--allowedTools",
-      "Bash,mcp__rgraph__resource",
+      `Bash,mcp__rgraph__resource,${PLUGIN_TOOL}`,
       "--output-format",
       "stream-json",
       "--verbose",

@@ -73,6 +73,24 @@ export interface VariantSpec {
   label: string;
   /** Extra environment of the harness process (e.g. a CI-like `GITHUB_SHA`). */
   env?: Record<string, string>;
+  /**
+   * `plugin`: rgraph installed through the harness's own plugin command from
+   * this checkout ({@link HarnessSpec.plugin}) instead of `rgraph install`.
+   */
+  via?: "plugin";
+}
+
+/** rgraph as the harness's plugin, installed from this checkout as a user installs it. */
+export interface PluginSpec {
+  /** The scripted turns, with rgraph's tool named as the harness presents a plugin's. */
+  steps: Step[];
+  presentedTool: string;
+  /** The harness's own commands that add the plugin (offline, from the local checkout). */
+  install(ctx: Ctx): Promise<void>;
+  /** The harness's own commands that remove it (and its marketplace). */
+  uninstall(ctx: Ctx): Promise<void>;
+  /** The harness's files and folders (relative to HOME) where nothing of rgraph's may stay. */
+  harnessFiles: string[];
 }
 
 /** What a test knows while it runs. */
@@ -139,6 +157,8 @@ export interface HarnessSpec {
    * (Gemini's notice listing every project-level hook), each with why.
    */
   expectedProblems?: { pattern: RegExp; why: string }[];
+  /** rgraph as this harness's plugin, for variants `via: "plugin"`. */
+  plugin?: PluginSpec;
   /** Assertions of this harness alone, after the common ones. */
   extra?(t: Deno.TestContext, ctx: Ctx, session: Session, touches: TouchJson[]): Promise<void>;
 }
@@ -237,6 +257,48 @@ export function warningBlocks(text: string): string[] {
   });
 }
 
+/** The spec a variant runs: through the plugin, its steps and tool name are the plugin's. */
+function viaPlugin(spec: HarnessSpec, variant: VariantSpec): HarnessSpec {
+  if (variant.via !== "plugin") return spec;
+  if (!spec.plugin) throw new Error(`${spec.label} has no plugin spec`);
+  return { ...spec, steps: spec.plugin.steps, presentedTool: spec.plugin.presentedTool };
+}
+
+/**
+ * Files under `root` (a file or folder) whose path or text names rgraph. A
+ * folder the harness marked for its own deletion (Claude Code's
+ * `.orphaned_at`: an uninstalled plugin's cached copy, removed later) is
+ * the harness's, not left behind.
+ */
+function rgraphLeftovers(root: string, world: World): string[] {
+  const out: string[] = [];
+  const visit = (path: string) => {
+    let info;
+    try {
+      info = Deno.lstatSync(path);
+    } catch {
+      return;
+    }
+    if (info.isDirectory) {
+      const names = [...Deno.readDirSync(path)].map((e) => e.name);
+      if (names.includes(".orphaned_at")) return;
+      for (const name of names) visit(`${path}/${name}`);
+      return;
+    }
+    if (!info.isFile) return;
+    const rel = path.replaceAll(world.root, "<world>");
+    let text = "";
+    try {
+      text = Deno.readTextFileSync(path).replaceAll(world.root, "<world>");
+    } catch {
+      // not text
+    }
+    if (/\brgraph\b/i.test(rel) || /\brgraph\b/i.test(text)) out.push(rel);
+  };
+  visit(root);
+  return out;
+}
+
 /** Registers the tests of one harness. */
 export function harnessTests(spec: HarnessSpec): void {
   const { pin, path } = locate(spec.name);
@@ -264,7 +326,7 @@ export function harnessTests(spec: HarnessSpec): void {
       // Harness processes leave their own children (MCP servers, detached hooks) to exit on their own.
       sanitizeOps: false,
       sanitizeResources: false,
-      fn: (t) => scenario(t, spec, variant, pin, path),
+      fn: (t) => scenario(t, viaPlugin(spec, variant), variant, pin, path),
     });
   }
 }
@@ -284,26 +346,31 @@ async function scenario(
   // Each assertion is a step: a failed step fails the test, the next steps still run, so one run
   // lists every gap.
   try {
-    const install = await world.rgraph(["install", spec.name, "--scope", "project"]);
-    assert.equal(
-      install.code,
-      0,
-      `rgraph install ${spec.name}: ${install.stdout}${install.stderr}`,
-    );
+    if (variant.via === "plugin") await spec.plugin!.install(ctx);
+    else {
+      const install = await world.rgraph(["install", spec.name, "--scope", "project"]);
+      assert.equal(
+        install.code,
+        0,
+        `rgraph install ${spec.name}: ${install.stdout}${install.stderr}`,
+      );
+    }
 
     // issue 11 (fix 2): every command `rgraph install` writes names the config file as an
     // absolute path, so no harness environment decides which config (and data) a process uses.
-    await t.step(
-      "issue 11: every command rgraph install wrote names the config file by absolute path",
-      async () => {
-        const missing: string[] = [];
-        for (const rel of INSTALLED_FILES[spec.name]) {
-          const text = await Deno.readTextFile(`${world.project}/${rel}`);
-          if (!text.includes(world.configPath)) missing.push(rel);
-        }
-        assert.deepEqual(missing, [], `these files never name ${world.configPath}`);
-      },
-    );
+    if (variant.via !== "plugin") {
+      await t.step(
+        "issue 11: every command rgraph install wrote names the config file by absolute path",
+        async () => {
+          const missing: string[] = [];
+          for (const rel of INSTALLED_FILES[spec.name]) {
+            const text = await Deno.readTextFile(`${world.project}/${rel}`);
+            if (!text.includes(world.configPath)) missing.push(rel);
+          }
+          assert.deepEqual(missing, [], `these files never name ${world.configPath}`);
+        },
+      );
+    }
 
     await spec.configure(ctx);
 
@@ -518,6 +585,21 @@ async function scenario(
     });
 
     if (spec.extra) await spec.extra(t, ctx, session, touches);
+
+    if (variant.via === "plugin") {
+      const plugin = spec.plugin!;
+      // issue 20: the harness owns the plugin's lifecycle; its uninstall takes all of rgraph with it.
+      await t.step(
+        `uninstalling the plugin through ${spec.label} leaves nothing of rgraph's in its files`,
+        async () => {
+          await plugin.uninstall(ctx);
+          const left = plugin.harnessFiles.flatMap((f) =>
+            rgraphLeftovers(`${world.home}/${f}`, world)
+          );
+          assert.deepEqual(left, []);
+        },
+      );
+    }
   } finally {
     await model.close();
     if (!KEEP) await world.cleanup();

@@ -13,7 +13,8 @@
 
 import { startEmulator } from "../emulator/mod.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+/** This checkout (with a trailing slash). */
+export const ROOT = new URL("../../", import.meta.url).pathname;
 /** The checkout's entry point, as `rgraph install` names it. */
 export const MAIN = `${ROOT}main.ts`;
 

@@ -5,7 +5,8 @@
  * `hookSpecificOutput.additionalContext` for both the session hint and the
  * Nudge (PreToolUse additionalContext is supported since v2.1.9). MCP tools
  * are deferred: the model loads `mcp__rgraph__resource` by that name first
- * (verified with 2.1.332), so the hint names it so.
+ * (verified with 2.1.332), so the hint names it so — as
+ * `mcp__plugin_rgraph_rgraph__resource` when rgraph came as its plugin.
  *
  * @example
  * ```ts
@@ -32,4 +33,6 @@ export const claudeCode = standardAdapter(
     nudge: true,
     format: "hookSpecificOutput",
   },
+  // The plugin `rgraph` with its server `rgraph` (.claude-plugin/plugin.json).
+  { name: "mcp__plugin_rgraph_rgraph__resource" },
 );

@@ -86,6 +86,11 @@ export interface HarnessAdapter {
   readonly name: HarnessName;
   /** rgraph's tool as this harness's model sees it (MCP server `rgraph`, as install names it). */
   readonly resourceTool: PresentedTool;
+  /**
+   * rgraph's tool when rgraph came as this harness's plugin, where the harness
+   * names a plugin's servers apart (Claude Code: `mcp__plugin_<plugin>_<server>__<tool>`).
+   */
+  readonly pluginTool?: PresentedTool;
   /** Never throws: anything unrecognisable is `{ type: "ignored" }`. */
   parse(payload: unknown, opts: ParseOptions): HookEvent;
   /**

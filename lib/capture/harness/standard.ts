@@ -143,18 +143,21 @@ export interface ContextChannels {
 
 /**
  * An adapter for a harness with Claude-style payloads: `names` says which of
- * its events mean what, `tool` how it presents rgraph's tool, `channels`
- * where it accepts additional context.
+ * its events mean what, `tool` how it presents rgraph's tool (`pluginTool`:
+ * when rgraph is its plugin, where that differs), `channels` where it
+ * accepts additional context.
  */
 export function standardAdapter(
   name: HarnessName,
   names: EventNames,
   tool: PresentedTool,
   channels: ContextChannels,
+  pluginTool?: PresentedTool,
 ): HarnessAdapter {
   return {
     name,
     resourceTool: tool,
+    ...(pluginTool ? { pluginTool } : {}),
     parse: (payload, opts) => parseStandard(payload, opts, names),
     renderSessionHint: (text) =>
       channels.sessionHint ? additionalContext(channels.format, "SessionStart", text) : null,

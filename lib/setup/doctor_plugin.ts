@@ -1,0 +1,89 @@
+/**
+ * Plugin installs of rgraph that a harness records, for `rgraph doctor`:
+ * which harness, the plugin's id and version, where its files are, and
+ * whether the harness has it enabled. Reads the harness's own registries;
+ * changes nothing.
+ *
+ * | harness | registry | enabled |
+ * |---|---|---|
+ * | claude-code | `~/.claude/plugins/installed_plugins.json` (`plugins["rgraph@<marketplace>"]`) | `enabledPlugins` in `~/.claude/settings.json`, then the project's `.claude/settings.json` |
+ *
+ * @example
+ * ```ts
+ * import { pluginInstalls } from "./doctor_plugin.ts";
+ * pluginInstalls("claude-code", { home: "/home/me", dir: "/repo" });
+ * // [{ harness: "claude-code", id: "rgraph@rgraph", version: "0.1.0", scope: "user", root: "…", enabled: true, managed: true }]
+ * ```
+ * @module
+ */
+
+import type { HarnessId } from "./harnesses.ts";
+
+/** rgraph installed as a harness's plugin. */
+export interface PluginInstall {
+  harness: HarnessId;
+  /** The harness's name for it (`rgraph@rgraph`). */
+  id: string;
+  version: string;
+  scope: string;
+  /** The plugin's installed folder (its `plugin/rgraph.sh` runs everything). */
+  root: string;
+  enabled: boolean;
+  /** The folder is inside the harness's own plugin folder (what it copied there itself). */
+  managed: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+function readJson(path: string): Json | null {
+  try {
+    const v = JSON.parse(Deno.readTextFileSync(path));
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `enabledPlugins[id]` in a Claude Code settings file, or undefined when it says nothing. */
+function claudeEnabled(path: string, id: string): boolean | undefined {
+  const plugins = readJson(path)?.enabledPlugins;
+  const v = typeof plugins === "object" && plugins !== null ? (plugins as Json)[id] : undefined;
+  return typeof v === "boolean" ? v : undefined;
+}
+
+function claudeInstalls(home: string, dir: string): PluginInstall[] {
+  const plugins = readJson(`${home}/.claude/plugins/installed_plugins.json`)?.plugins;
+  if (typeof plugins !== "object" || plugins === null) return [];
+  return Object.entries(plugins as Json).flatMap(([id, list]) => {
+    if (!id.startsWith("rgraph@") || !Array.isArray(list)) return [];
+    // The project's settings win over the user's, as in Claude Code.
+    const enabled = claudeEnabled(`${dir}/.claude/settings.json`, id) ??
+      claudeEnabled(`${home}/.claude/settings.json`, id) ?? false;
+    return list.flatMap((e: Json) =>
+      typeof e?.installPath === "string"
+        ? [{
+          harness: "claude-code" as const,
+          id,
+          version: String(e.version ?? "?"),
+          scope: String(e.scope ?? "user"),
+          root: e.installPath,
+          enabled,
+          managed: e.installPath.startsWith(`${home}/.claude/plugins/`),
+        }]
+        : []
+    );
+  });
+}
+
+/** The plugin installs of rgraph `harness` records (none where rgraph has no plugin for it). */
+export function pluginInstalls(
+  harness: HarnessId,
+  where: { home: string; dir: string },
+): PluginInstall[] {
+  return harness === "claude-code" ? claudeInstalls(where.home, where.dir) : [];
+}
+
+/** The command a plugin runs for `what` (`hook`, `serve-mcp`), as its manifests write it. */
+export function pluginArgv(p: PluginInstall, what: "hook" | "serve-mcp"): string[] {
+  return ["sh", `${p.root}/plugin/rgraph.sh`, p.harness, what];
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# rgraph as a harness plugin: every hook and the MCP server of the plugin
+# manifests in this repository run this script, from the plugin's installed
+# folder (the folder above this one), with the harness and what to run:
+#
+#   rgraph.sh <harness> session-start   session start: first-run work, then the hook
+#   rgraph.sh <harness> hook [ARGS]     any other hook event
+#   rgraph.sh <harness> session-end     the automatic Sweep at a session's end
+#   rgraph.sh <harness> serve-mcp       the MCP server
+#
+# Hooks run the bundle `rgraph plugin-start` builds (dist/hook-bundle) once it
+# exists, else main.ts. Without Deno the session start says so once, in the
+# harness's own output, and everything else does nothing. The flags mirror
+# DENO_FLAGS and BUNDLE_FLAGS (lib/setup/command.ts; tests/plugin_test.ts
+# keeps them equal).
+harness=$1
+what=$2
+shift 2
+root=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+
+deno=$(command -v deno 2>/dev/null)
+if [ -z "$deno" ] && [ -x "${DENO_INSTALL:-$HOME/.deno}/bin/deno" ]; then
+  deno="${DENO_INSTALL:-$HOME/.deno}/bin/deno"
+fi
+if [ -z "$deno" ]; then
+  message="rgraph: Deno is not installed (https://deno.com), so the rgraph plugin does nothing; install Deno and start a new session."
+  case "$what" in
+  session-start)
+    case "$harness" in
+    claude-code | codex | gemini) printf '{"systemMessage":"%s"}\n' "$message" ;;
+    *) printf '%s\n' "$message" >&2 ;;
+    esac
+    ;;
+  serve-mcp)
+    printf '%s\n' "$message" >&2
+    exit 1
+    ;;
+  esac
+  exit 0
+fi
+
+# Word-split on purpose: flags have no spaces; paths are quoted on their own.
+flags="--allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys --quiet"
+bundle_flags="--no-config --no-lock --v8-flags=--no-lazy --allow-read --allow-write --allow-env --allow-run --quiet"
+bundle="$root/dist/hook-bundle/hook_bundled.js"
+case "$what" in
+session-start) "$deno" run $flags "$root/main.ts" plugin-start </dev/null >/dev/null 2>&1 ;;
+hook) ;;
+session-end) exec "$deno" run $flags "$root/main.ts" sweep --background ;;
+serve-mcp) exec "$deno" run $flags "$root/main.ts" serve-mcp ;;
+*) exit 0 ;;
+esac
+if [ -f "$bundle" ]; then
+  exec "$deno" run $bundle_flags "$bundle" hook "$harness" --plugin "$@"
+fi
+exec "$deno" run $flags "$root/main.ts" hook "$harness" --plugin "$@"

@@ -1,0 +1,249 @@
+/**
+ * rgraph as a harness plugin (issue 20), through the files the plugin
+ * manifests run: a copy of this checkout as the plugin's installed folder,
+ * `plugin/rgraph.sh` started as the harness starts it, and what the user
+ * sees after (`rgraph touches`, `rgraph doctor`, the config file). The real
+ * harnesses install the plugin in tests/harness/.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { BUNDLE_FLAGS, DENO_FLAGS } from "../lib/setup/command.ts";
+import { bashCallPayload, runRgraph } from "./helpers.ts";
+import project from "../deno.json" with { type: "json" };
+
+const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+const dec = new TextDecoder();
+
+/** The checkout's files as a harness copies them into its plugin folder (tracked and new, not ignored). */
+async function pluginCopy(root: string): Promise<string> {
+  const listed = await new Deno.Command("git", {
+    args: ["ls-files", "-co", "--exclude-standard", "-z"],
+    cwd: ROOT,
+    stdout: "piped",
+  }).output();
+  for (const rel of dec.decode(listed.stdout).split("\0").filter((p) => p !== "")) {
+    const to = `${root}/${rel}`;
+    try {
+      await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+      await Deno.copyFile(`${ROOT}/${rel}`, to);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e; // deleted but still listed
+    }
+  }
+  return root;
+}
+
+/** A user with no rgraph config yet: a temp HOME (with this run's Deno cache) and a login name. */
+async function freshUser(): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = await Deno.makeTempDir({ prefix: "rgraph-plugin-" });
+  await Deno.mkdir(`${dir}/home/.cache`, { recursive: true });
+  const cache = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+  await Deno.symlink(cache, `${dir}/home/.cache/deno`);
+  const denoDir = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+  return {
+    dir,
+    env: {
+      HOME: `${dir}/home`,
+      USER: "bob",
+      PATH: `${denoDir}:/usr/bin:/bin`,
+      DENO_DIR: cache,
+      NO_COLOR: "1",
+    },
+  };
+}
+
+/** Runs the plugin's launcher as a harness's hook or server command does. */
+async function launcher(
+  root: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin = "",
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = new Deno.Command("/bin/sh", {
+    args: [`${root}/plugin/rgraph.sh`, ...args],
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(stdin)).catch(() => {});
+  await w.close().catch(() => {});
+  const out = await child.output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+const SESSION_START = JSON.stringify({
+  session_id: "plugin-session",
+  cwd: "/tmp",
+  hook_event_name: "SessionStart",
+  source: "startup",
+});
+
+async function waitForFile(path: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await Deno.stat(path);
+      return true;
+    } catch {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+Deno.test("every plugin manifest carries rgraph's version, and the launcher runs rgraph with its own flags", async () => {
+  const claude = JSON.parse(await Deno.readTextFile(`${ROOT}/.claude-plugin/plugin.json`));
+  assert.equal(claude.version, project.version);
+  const script = await Deno.readTextFile(`${ROOT}/plugin/rgraph.sh`);
+  assert.match(script, new RegExp(`^flags="${DENO_FLAGS.join(" ")}"$`, "m"));
+  assert.match(script, new RegExp(`^bundle_flags="${BUNDLE_FLAGS.join(" ")}"$`, "m"));
+});
+
+Deno.test("a plugin's first session writes the config with the login name, answers with the hint, and builds the hook bundle unasked", async () => {
+  const user = await freshUser();
+  try {
+    const root = await pluginCopy(`${user.dir}/plugin-root`);
+    const start = await launcher(root, ["claude-code", "session-start"], user.env, SESSION_START);
+    assert.equal(start.code, 0, start.stderr);
+    const hint = JSON.parse(start.stdout).hookSpecificOutput.additionalContext;
+    // Claude Code names a plugin's tools mcp__plugin_<plugin>_<server>__<tool>.
+    assert.match(hint, /mcp__plugin_rgraph_rgraph__resource/);
+    const configPath = `${user.env.HOME}/.config/rgraph/config.toml`;
+    assert.match(await Deno.readTextFile(configPath), /^user_id = "bob"$/m);
+    assert.equal((await Deno.stat(configPath)).mode! & 0o777, 0o600);
+    assert.ok(
+      await waitForFile(`${root}/dist/hook-bundle/manifest.json`, 60_000),
+      "the hook bundle was never built",
+    );
+    // A prompt's link through the plugin's hook (the bundle now) is the user's Touch.
+    const prompt = await launcher(
+      root,
+      ["claude-code", "hook"],
+      user.env,
+      JSON.stringify({
+        session_id: "plugin-session",
+        cwd: "/tmp",
+        hook_event_name: "UserPromptSubmit",
+        prompt: "see https://github.com/denoland/deno/issues/1",
+      }),
+    );
+    assert.equal(prompt.code, 0);
+    const touches = await runRgraph(["touches", "--json"], { env: user.env });
+    assert.deepEqual(
+      JSON.parse(touches.stdout).map((t: { address: string }) => t.address),
+      ["github:denoland/deno#1"],
+      touches.stderr,
+    );
+  } finally {
+    await Deno.remove(user.dir, { recursive: true });
+  }
+});
+
+Deno.test("without Deno, the plugin's session start says so once in the harness's way, and nothing else happens", async () => {
+  const user = await freshUser();
+  try {
+    const root = await pluginCopy(`${user.dir}/plugin-root`);
+    // A PATH with what the launcher uses and no deno (which /usr/bin may hold).
+    const bin = `${user.dir}/bin`;
+    await Deno.mkdir(bin);
+    for (const tool of ["sh", "dirname"]) {
+      const found = ["/usr/bin", "/bin"].map((d) => `${d}/${tool}`).find((p) => {
+        try {
+          return Deno.statSync(p).isFile;
+        } catch {
+          return false;
+        }
+      });
+      await Deno.symlink(found!, `${bin}/${tool}`);
+    }
+    const env = { ...user.env, PATH: bin };
+    const start = await launcher(root, ["claude-code", "session-start"], env, SESSION_START);
+    assert.equal(start.code, 0);
+    assert.match(JSON.parse(start.stdout).systemMessage, /Deno is not installed/);
+    for (const what of ["hook", "session-end"]) {
+      const r = await launcher(root, ["claude-code", what], env, SESSION_START);
+      assert.deepEqual([r.code, r.stdout, r.stderr], [0, "", ""], what);
+    }
+    const mcp = await launcher(root, ["claude-code", "serve-mcp"], env);
+    assert.notEqual(mcp.code, 0);
+    assert.match(mcp.stderr, /Deno is not installed/);
+    const written = [...Deno.readDirSync(user.env.HOME)].map((e) => e.name);
+    assert.ok(!(await waitForFile(`${root}/dist`, 0)), "no bundle built");
+    assert.deepEqual(written, [".cache"], "no config, no data directory");
+  } finally {
+    await Deno.remove(user.dir, { recursive: true });
+  }
+});
+
+Deno.test("the plugin and rgraph install in one harness record each Touch once; doctor names the plugin and says they overlap", async () => {
+  const user = await freshUser();
+  try {
+    // Where Claude Code copies a plugin it installs from a marketplace.
+    const root = await pluginCopy(`${user.env.HOME}/.claude/plugins/cache/rgraph/rgraph/0.1.0`);
+    const project = `${user.dir}/project`;
+    await Deno.mkdir(project);
+    const env = { ...user.env };
+    await launcher(root, ["claude-code", "session-start"], env, SESSION_START);
+    const installed = await runRgraph(["install", "claude-code", "--dir", project], {
+      env,
+      cwd: project,
+    });
+    assert.equal(installed.code, 0, installed.stderr);
+    // What Claude Code records for a plugin installed from a marketplace.
+    await Deno.mkdir(`${env.HOME}/.claude/plugins`, { recursive: true });
+    await Deno.writeTextFile(
+      `${env.HOME}/.claude/plugins/installed_plugins.json`,
+      JSON.stringify({
+        version: 2,
+        plugins: { "rgraph@rgraph": [{ scope: "user", installPath: root, version: "0.1.0" }] },
+      }),
+    );
+    await Deno.writeTextFile(
+      `${env.HOME}/.claude/settings.json`,
+      JSON.stringify({ enabledPlugins: { "rgraph@rgraph": true } }),
+    );
+    const call = bashCallPayload("gh issue view 7 -R denoland/deno", {
+      session: "both",
+      toolUse: "toolu_both",
+      cwd: project,
+    });
+    await launcher(root, ["claude-code", "hook"], env, call);
+    const settings = JSON.parse(await Deno.readTextFile(`${project}/.claude/settings.json`));
+    const command = settings.hooks.PreToolUse[0].hooks[0].command;
+    const hooked = new Deno.Command("sh", {
+      args: ["-c", command],
+      env,
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "null",
+    }).spawn();
+    const w = hooked.stdin.getWriter();
+    await w.write(new TextEncoder().encode(call));
+    await w.close();
+    await hooked.status;
+    const touches = JSON.parse((await runRgraph(["touches", "--json"], { env })).stdout);
+    assert.equal(
+      touches.filter((t: { address: string }) => t.address === "github:denoland/deno#7").length,
+      1,
+    );
+
+    const doctor = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
+    const out = doctor.stdout + doctor.stderr;
+    assert.match(out, /claude-code plugin rgraph@rgraph: enabled \(version 0\.1\.0, user scope/);
+    assert.match(out, /claude-code plugin and rgraph install/);
+    await Deno.writeTextFile(
+      `${env.HOME}/.claude/settings.json`,
+      JSON.stringify({ enabledPlugins: { "rgraph@rgraph": false } }),
+    );
+    const off = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
+    assert.match(off.stdout + off.stderr, /rgraph@rgraph: installed but disabled/);
+    assert.doesNotMatch(off.stdout + off.stderr, /plugin and rgraph install/);
+  } finally {
+    await Deno.remove(user.dir, { recursive: true });
+  }
+});
