@@ -118,7 +118,7 @@ Deno.test("the hook bundle: install builds it, hooks run it, a changed source fa
     assert.deepEqual(await recorded(sb), ["github:o/r#1"], "a stale bundle never runs old code");
     await Deno.rename(`${copy}/main.ts.away`, `${copy}/main.ts`);
     assert.equal(await runHook(sb, command, 3), 0);
-    assert.deepEqual(await recorded(sb), ["github:o/r#1", "github:o/r#3"]);
+    assert.deepEqual(await recorded(sb), ["github:o/r#3", "github:o/r#1"]);
     const stale = await rgraphFrom(copy, sb, ["doctor", "--json", "--dir", project]);
     const check = (JSON.parse(stale.stdout) as { check: string; ok: boolean; detail: string }[])
       .find((c) => c.check === "codex (project) hook bundle");
@@ -137,7 +137,7 @@ Deno.test("the hook bundle: install builds it, hooks run it, a changed source fa
     // Gone altogether (a wiped data directory): the shell runs the normal command.
     await Deno.remove(bundle, { recursive: true });
     assert.equal(await runHook(sb, command, 4), 0);
-    assert.deepEqual(await recorded(sb), ["github:o/r#1", "github:o/r#3", "github:o/r#4"]);
+    assert.deepEqual(await recorded(sb), ["github:o/r#4", "github:o/r#3", "github:o/r#1"]);
   } finally {
     await sb.cleanup();
   }

@@ -264,17 +264,17 @@ for (const harness of HARNESS_NAMES) {
   });
 }
 
-Deno.test("touches: newest last, --session filters, the table names what was read", async () => {
+Deno.test("touches: newest first, --session filters, the table names what was read", async () => {
   const sb = await sandbox();
   try {
     await hook(sb, "claude-code", "bash_gh_issue_view");
     await hook(sb, "gemini", "before_tool_shell_gh");
     const all = await touches(sb);
     assert.deepEqual(all.map((t) => t.address), [
-      "github:memgraph/memgraph#1234",
       "github:google-gemini/gemini-cli",
+      "github:memgraph/memgraph#1234",
     ]);
-    assert.ok(all[0].recorded_at <= all[1].recorded_at);
+    assert.ok(all[0].recorded_at >= all[1].recorded_at);
     const gem = await touches(sb, ["--session", EXPECTED.gemini.session]);
     assert.deepEqual(gem.map((t) => t.address), ["github:google-gemini/gemini-cli"]);
     const table = await sb.rgraph(["touches"]);

@@ -117,8 +117,8 @@ Deno.test("installed Codex commands find the config and one data directory with 
     assert.deepEqual(
       touches.map((t) => [t.provenance, t.status, t.session_id, t.tool_use_id]),
       [
-        ["FETCHED", "pending", "codex-session", "call_gh"],
         ["FETCHED", "served", "codex-session", "call_resource"],
+        ["FETCHED", "pending", "codex-session", "call_gh"],
       ],
     );
   } finally {

@@ -522,10 +522,10 @@ Deno.test("a resource call the hook reported is tied to that session, tool-call 
     assert.deepEqual(
       ts.map((t) => [t.status, t.outcome, t.session_id, t.tool_use_id, t.agent_id, t.harness]),
       [
-        ["served", "hit", "sess-2", "toolu_02", "agent-7", "claude-code"],
-        ["served", "hit", "codex-thread", "call_2", null, "codex"],
-        ["served", "hit", "sess-at-start", null, null, "claude-code"],
         ["served", "hit", "gemini-session", null, null, "gemini"],
+        ["served", "hit", "sess-at-start", null, null, "claude-code"],
+        ["served", "hit", "codex-thread", "call_2", null, "codex"],
+        ["served", "hit", "sess-2", "toolu_02", "agent-7", "claude-code"],
       ],
       "the hook itself recorded no Touch; each Cache Read carries its own call's ids",
     );

@@ -285,8 +285,8 @@ Deno.test({
       assert.equal(checks.find((x) => x.check === "store writable")?.ok, true);
       const after = await sb.rgraph(["touches", "--json"], { unprivileged: true });
       assert.deepEqual(JSON.parse(after.stdout).map((x: { address: string }) => x.address), [
-        "github:faults-org/repo#100",
         "github:faults-org/repo#1",
+        "github:faults-org/repo#100",
       ]);
       assert.deepEqual(spooled(sb), [], "the spool is empty once recorded");
     } finally {
@@ -353,9 +353,9 @@ Deno.test("a store another process holds the write lock on: the hook gives up wi
     // Lock released: the next command records what the hook kept, and nothing was lost.
     const t = await sb.rgraph(["touches", "--json"]);
     assert.deepEqual(JSON.parse(t.stdout).map((x: { address: string }) => x.address), [
-      "github:faults-org/repo#100",
-      "github:faults-org/repo#2",
       "github:faults-org/repo#3",
+      "github:faults-org/repo#2",
+      "github:faults-org/repo#100",
     ]);
   } finally {
     await sb.cleanup();

@@ -45,6 +45,7 @@ import {
   wipe,
   write,
 } from "./graph_helpers.ts";
+import { scaleContract } from "./store_scale_contract.ts";
 
 requireServerInCi();
 
@@ -59,8 +60,7 @@ for (const server of SERVERS) {
   }
   // Each contract test holds the server from opening the store to closing it.
   let release: (() => void) | null = null;
-  storeContract(
-    `graph (${server.name})`,
+  const fresh = [
     async () => {
       release = await holdServer(server.url);
       try {
@@ -75,7 +75,10 @@ for (const server of SERVERS) {
       release = null;
       return Promise.resolve();
     },
-  );
+  ] as const;
+  storeContract(`graph (${server.name})`, ...fresh);
+  // Fewer random scenarios than on a file: each opens a store on the server.
+  scaleContract(`graph (${server.name})`, ...fresh, 8);
 }
 
 // --- Graph-only behaviour, end to end: real rgraph processes, the GitHub emulator, a real server ---

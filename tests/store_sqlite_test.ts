@@ -23,7 +23,7 @@ import { listingAddress } from "../lib/address/key.ts";
 import type { Listing } from "../lib/types.ts";
 import { DatabaseSync } from "node:sqlite";
 import { UserError } from "../lib/errors.ts";
-import { countsContract } from "./store_counts_contract.ts";
+import { scaleContract } from "./store_scale_contract.ts";
 
 const dirs: string[] = [];
 
@@ -40,7 +40,7 @@ const fresh = [
 ] as const;
 
 storeContract("sqlite", ...fresh);
-countsContract("sqlite", ...fresh);
+scaleContract("sqlite", ...fresh);
 
 /** A test on a fresh database file in its own temporary directory, removed afterwards. */
 function dbTest(name: string, fn: (db: { dir: string; path: string }) => Promise<void>): void {

@@ -42,5 +42,5 @@ export { DENO_FLAGS } from "./command.ts";
 export { pluginBuild, pluginStart } from "./plugin.ts";
 export { type Check, type DoctorOptions, formatChecks, runChecks } from "./doctor.ts";
 export { formatStats, type StatsReport, statsReport } from "./stats.ts";
-export { statusText, touchJson, touchTable } from "./touches.ts";
+export { statusText, touchJson, TouchJsonPages, touchTable, TouchTablePages } from "./touches.ts";
 export { forget, forgetJson, type ForgetReport, formatForget } from "./forget.ts";

@@ -11,7 +11,7 @@
  */
 
 import type { Touch } from "../types.ts";
-import { clipLine } from "../untrusted.ts";
+import { clipLine, terminalJson } from "../untrusted.ts";
 
 /** The JSON form of one Touch (a stable, documented field set). */
 export function touchJson(t: Touch) {
@@ -57,14 +57,15 @@ const ADDRESS_SHOWN = 300;
 /** The widest any other cell gets (ids, tool names: short unless hostile). */
 const CELL_SHOWN = 120;
 
+const HEAD = ["recorded", "provenance", "status", "address", "via", "session"];
+
 /**
- * A terminal table, one Touch a row. Every cell is untrusted text (a hook
- * payload's ids and tool names, a shared store's fields), so each is
- * neutralised and bounded (`../untrusted.ts`).
+ * A Touch's table cells. Every cell is untrusted text (a hook payload's ids
+ * and tool names, a shared store's fields), so each is neutralised and
+ * bounded (`../untrusted.ts`).
  */
-export function touchTable(touches: Touch[]): string {
-  if (touches.length === 0) return "no Touches yet";
-  const rows = touches.map((t) => [
+function cells(t: Touch): string[] {
+  return [
     clipLine(t.recorded_at.replace("T", " ").replace(/\.\d+Z$/, "Z"), CELL_SHOWN),
     clipLine(t.provenance, CELL_SHOWN),
     clipLine(statusText(t), CELL_SHOWN),
@@ -73,9 +74,92 @@ export function touchTable(touches: Touch[]): string {
       : `${clipLine(t.address, ADDRESS_SHOWN)} (limit ${t.limit})`,
     clipLine([t.harness, t.tool_name].filter((x) => x).join(" ") || "-", CELL_SHOWN),
     clipLine(t.session_id ?? "-", CELL_SHOWN),
-  ]);
-  const head = ["recorded", "provenance", "status", "address", "via", "session"];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
-  return [line(head), ...rows.map(line)].join("\n");
+  ];
+}
+
+/** Widens `widths` to fit `rows` (a loop, never a spread: a table can have a million rows). */
+function widen(widths: number[], rows: string[][]): void {
+  for (const r of rows) {
+    for (let i = 0; i < r.length; i++) widths[i] = Math.max(widths[i], r[i].length);
+  }
+}
+
+function line(r: string[], widths: number[]): string {
+  return r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+}
+
+/**
+ * A terminal table, one Touch a row, every column as wide as its widest
+ * cell.
+ */
+export function touchTable(touches: Touch[]): string {
+  if (touches.length === 0) return "no Touches yet";
+  const rows = touches.map(cells);
+  const widths = HEAD.map((h) => h.length);
+  widen(widths, rows);
+  return [HEAD, ...rows].map((r) => line(r, widths)).join("\n");
+}
+
+/**
+ * The table printed a page at a time, so a million Touches never sit in
+ * memory at once: each column is as wide as its widest cell so far (a wider
+ * cell on a later page widens the rest of the table; what was printed
+ * stays).
+ *
+ * @example
+ * ```ts
+ * const table = new TouchTablePages();
+ * for await (const page of store.touchPages("alice")) out(table.page(page));
+ * out(table.end());
+ * ```
+ */
+export class TouchTablePages {
+  #widths = HEAD.map((h) => h.length);
+  #started = false;
+
+  /** The lines of one page, the header first on the first page (each line ends in a newline). */
+  page(touches: Touch[]): string {
+    const rows = touches.map(cells);
+    if (!this.#started) rows.unshift(HEAD);
+    widen(this.#widths, rows);
+    this.#started = true;
+    return rows.map((r) => `${line(r, this.#widths)}\n`).join("");
+  }
+
+  /** What ends the table: a line saying there were none, when there were none. */
+  end(): string {
+    return this.#started ? "" : "no Touches yet\n";
+  }
+}
+
+/**
+ * One JSON array written a page at a time: byte for byte what
+ * `terminalJson(all.map(touchJson), 2)` prints, without holding all.
+ *
+ * @example
+ * ```ts
+ * const json = new TouchJsonPages();
+ * for await (const page of store.touchPages("alice")) out(json.page(page));
+ * out(json.end());
+ * ```
+ */
+export class TouchJsonPages {
+  #started = false;
+
+  /** One page's elements, after the array's opening or the previous page's comma. */
+  page(touches: Touch[]): string {
+    let out = "";
+    for (const t of touches) {
+      out += this.#started ? ",\n" : "[\n";
+      this.#started = true;
+      // Strings escape their newlines: every raw one is indentation, one level deeper here.
+      out += `  ${terminalJson(touchJson(t), 2).replaceAll("\n", "\n  ")}`;
+    }
+    return out;
+  }
+
+  /** The array's close (`[]` when it had no element). */
+  end(): string {
+    return this.#started ? "\n]\n" : "[]\n";
+  }
 }

@@ -282,6 +282,19 @@ export interface Store {
   listTouches(userId: string, query?: TouchQuery): Promise<Touch[]>;
 
   /**
+   * The user's own Touches newest first, at most `pageSize` a page (default
+   * 1000), each page read when asked for: memory and each read stay bounded
+   * however many there are. Throws {@link IdentityRequiredError} on an
+   * empty id.
+   *
+   * @example
+   * ```ts
+   * for await (const page of store.touchPages("alice", { since: "2026-05-01" })) show(page);
+   * ```
+   */
+  touchPages(userId: string, query?: TouchQuery, pageSize?: number): AsyncGenerator<Touch[]>;
+
+  /**
    * Leases up to `limit` pending FETCHED/PROMPTED Touches (never Cache Reads),
    * oldest first, skipping ones leased by someone else whose lease has not
    * expired. Two concurrent Sweeps never lease the same Touch. With

@@ -149,6 +149,19 @@ WHERE t.user_id = $user
   AND ($status IS NULL OR t.status = $status)
 RETURN t ORDER BY t.recorded_at, t.seq`;
 
+/**
+ * A page of one user's Touches, newest first, recorded before (`$at`,
+ * `$seq`): where the previous page ended.
+ */
+export const TOUCH_PAGE = `
+MATCH (t:Touch)
+WHERE t.user_id = $user
+  AND (t.recorded_at < $at OR (t.recorded_at = $at AND coalesce(t.seq, 0) < $seq))
+  AND ($session IS NULL OR t.session_id = $session)
+  AND ($since IS NULL OR t.recorded_at >= $since)
+  AND ($status IS NULL OR t.status = $status)
+RETURN t ORDER BY t.recorded_at DESC, coalesce(t.seq, 0) DESC LIMIT $n`;
+
 /** One user's Touches that a forget selects (`t` bound); `null` parameters match any. */
 const FORGOTTEN = `
 MATCH (t:Touch)

@@ -373,6 +373,32 @@ export class GraphStore implements Store {
     return this.#touches(rows.map((r) => nodeProps(r.t)));
   }
 
+  async *touchPages(
+    userId: string,
+    query: TouchQuery = {},
+    pageSize = 1000,
+  ): AsyncGenerator<Touch[]> {
+    requireUser(userId);
+    // Past every ISO time and sequence number: the first page starts at the newest.
+    let end = { at: "\uffff", seq: Number.MAX_SAFE_INTEGER };
+    for (;;) {
+      const rows = await this.#read(Q.TOUCH_PAGE, {
+        user: userId,
+        ...end,
+        session: query.session_id ?? null,
+        since: query.since ?? null,
+        status: query.status ?? null,
+        n: pageSize,
+      });
+      const nodes = rows.map((r) => nodeProps(r.t));
+      const page = this.#touches(nodes);
+      if (page.length > 0) yield page;
+      const last = nodes[nodes.length - 1];
+      if (nodes.length < pageSize || last === undefined) return;
+      end = { at: String(last.recorded_at), seq: Number(last.seq ?? 0) };
+    }
+  }
+
   async leasePending(
     owner: string,
     limit: number,

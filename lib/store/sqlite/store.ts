@@ -33,10 +33,10 @@ import {
 } from "../contract.ts";
 import { migrate, SchemaTooNewError } from "./schema.ts";
 import { avoidedSql, readUserStats } from "./tally.ts";
+import { byRecorded, newestTouches, type PageEnd, touchFromRow } from "./touches.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
 import { faultError, openFault, storeFault } from "./faults.ts";
 import type {
-  CacheOutcome,
   Comment,
   EdgeKind,
   Listing,
@@ -46,7 +46,6 @@ import type {
   Resource,
   ResourceKind,
   Touch,
-  UnresolvedReason,
 } from "../../types.ts";
 
 /** How long a writer waits for another process's write lock before failing. */
@@ -84,35 +83,6 @@ export interface OpenOptions {
 /** A stored JSON list of names; the empty list (most rows) skips the parser. */
 function parseList(json: string): string[] {
   return json === "[]" ? [] : JSON.parse(json);
-}
-
-function touchFromRow(r: Row): Touch {
-  return {
-    id: r.id as string,
-    user_id: r.user_id as string,
-    session_id: r.session_id as string | null,
-    provenance: r.provenance as Touch["provenance"],
-    address: r.address as string,
-    kind: r.kind as Touch["kind"],
-    limit: r.asked_limit as number | null,
-    tool_name: r.tool_name as string | null,
-    tool_use_id: r.tool_use_id as string | null,
-    agent_id: r.agent_id as string | null,
-    harness: r.harness as string | null,
-    recorded_at: r.recorded_at as string,
-    dedup_key: r.dedup_key as string,
-    status: r.status as Touch["status"],
-    outcome: r.outcome as CacheOutcome | null,
-    target: r.target as string | null,
-    reason: r.reason as UnresolvedReason | null,
-    detail: r.detail as string | null,
-    failures: r.failures as number,
-    settled_at: r.settled_at as string | null,
-  };
-}
-
-function byRecorded(a: Touch, b: Touch): number {
-  return a.recorded_at < b.recorded_at ? -1 : a.recorded_at > b.recorded_at ? 1 : 0;
 }
 
 /** The embedded SQLite store. Its methods run synchronously inside, so each write is atomic in-process too. */
@@ -289,6 +259,26 @@ export class SqliteStore implements Store {
       }) as Row[];
       return rows.map(touchFromRow);
     });
+  }
+
+  async *touchPages(
+    userId: string,
+    query: TouchQuery = {},
+    pageSize = 1000,
+  ): AsyncGenerator<Touch[]> {
+    requireUser(userId);
+    const read = (sql: string, params: Record<string, SQLInputValue>) =>
+      this.#stmt(sql).all(params) as Row[];
+    let end: PageEnd | null = null;
+    for (;;) {
+      const after: PageEnd | null = end;
+      const page: { touches: Touch[]; end: PageEnd | null } = await this.#op(() =>
+        newestTouches(read, userId, query, after, pageSize)
+      );
+      if (page.touches.length > 0) yield page.touches;
+      if (page.touches.length < pageSize) return;
+      end = page.end;
+    }
   }
 
   leasePending(

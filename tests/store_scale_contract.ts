@@ -1,5 +1,11 @@
 /**
- * The store contract's running counts: whatever a store keeps so that
+ * The store contract's answers that must not grow with the Touches.
+ *
+ * Pages: `touchPages` hands out a user's Touches newest first, a bounded page
+ * at a time, the same Touches `listTouches` lists (in reverse), with each
+ * filter.
+ *
+ * Running counts: whatever a store keeps so that
  * `status`, `stats` and `doctor` need not read every Touch, `userStats` must
  * answer what counting the user's Touches one by one answers. Random
  * scenarios of recording (Cache Reads of stored and unstored things,
@@ -9,16 +15,21 @@
  *
  * @example
  * ```ts
- * import { countsContract } from "./store_counts_contract.ts";
- * countsContract("sqlite", async () => openEmbeddedStore(await Deno.makeTempFile()));
+ * import { scaleContract } from "./store_scale_contract.ts";
+ * scaleContract("sqlite", async () => openEmbeddedStore(await Deno.makeTempFile()));
  * ```
  * @module
  */
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { Store, UserStats } from "../lib/store/contract.ts";
-import type { CacheOutcome, Listing, UnresolvedReason } from "../lib/types.ts";
+import {
+  IdentityRequiredError,
+  type Store,
+  type TouchQuery,
+  type UserStats,
+} from "../lib/store/contract.ts";
+import type { CacheOutcome, Listing, Touch, UnresolvedReason } from "../lib/types.ts";
 import { itemRequests, REPOSITORY_REQUESTS } from "../lib/sweep/cost.ts";
 import { listingAddress } from "../lib/address/key.ts";
 import { issue, repository, touch } from "./store_contract.ts";
@@ -245,16 +256,66 @@ async function run(store: Store, step: Step, counter: { n: number }): Promise<vo
   }
 }
 
+/** Every page `touchPages` hands out, and their Touches in order. */
+async function paged(store: Store, user: string, query: TouchQuery, size: number) {
+  const sizes: number[] = [];
+  const touches: Touch[] = [];
+  for await (const page of store.touchPages(user, query, size)) {
+    sizes.push(page.length);
+    touches.push(...page);
+  }
+  return { sizes, ids: touches.map((t) => t.id) };
+}
+
 /**
- * Registers the counts test for one store implementation (`open`: a fresh,
+ * Registers the scale tests for one store implementation (`open`: a fresh,
  * empty store each time; `cleanup` after each, once it is closed).
  */
-export function countsContract(
+export function scaleContract(
   name: string,
   open: () => Promise<Store>,
   cleanup?: () => Promise<void>,
   runs = 25,
 ): void {
+  Deno.test(`${name} store: touchPages hands out a user's Touches newest first, a bounded page at a time`, async () => {
+    const store = await open();
+    try {
+      // 23 of alice's over two sessions, some in the same instant, a third Cache Reads; bob's between them.
+      const batch = Array.from(
+        { length: 23 },
+        (_, i) =>
+          touch("alice", ADDRESSES[i % ADDRESSES.length], {
+            recorded_at: at(Math.floor(i / 2)),
+            session_id: `s${i % 2}`,
+            ...(i % 3 === 0 ? { status: "served" as const, outcome: "miss" as const } : {}),
+          }),
+      );
+      batch.splice(5, 0, touch("bob", REPO, { recorded_at: at(3) }));
+      await store.recordTouches(batch);
+      const all = (await store.listTouches("alice")).map((t) => t.id).reverse();
+      assert.equal(all.length, 23);
+      assert.deepEqual(await paged(store, "alice", {}, 5), {
+        sizes: [5, 5, 5, 5, 3],
+        ids: all,
+      });
+      for (
+        const query of [{ session_id: "s1" }, { since: at(6) }, { status: "pending" as const }]
+      ) {
+        const listed = (await store.listTouches("alice", query)).map((t) => t.id).reverse();
+        assert.ok(
+          listed.length > 0 && listed.length < 23,
+          `${JSON.stringify(query)}: ${listed.length}`,
+        );
+        assert.deepEqual((await paged(store, "alice", query, 4)).ids, listed);
+      }
+      assert.deepEqual(await paged(store, "carol", {}, 5), { sizes: [], ids: [] });
+      await assert.rejects(() => store.touchPages("", {}, 5).next(), IdentityRequiredError);
+    } finally {
+      await store.close();
+      await cleanup?.();
+    }
+  });
+
   Deno.test(`${name} store: userStats answers what counting every Touch answers, through record, settle and forget`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 12 }), async (steps) => {
