@@ -35,7 +35,7 @@ export async function main(args: string[]): Promise<number> {
     : dateFlag("stats", "since", parsed.values.since);
   const config = loadConfig();
   const userId = requireUserId(config);
-  const store = await openStore(config);
+  const store = await openStore(config, { sync: "outbox" });
   try {
     const report = statsReport(
       userId,

@@ -65,7 +65,7 @@ export async function main(args: string[]): Promise<number> {
   const limit = v.all ? Infinity : asked ?? (v.json ? Infinity : TABLE_LIMIT);
   const config = loadConfig();
   const userId = requireUserId(config);
-  const store = await openStore(config);
+  const store = await openStore(config, { sync: "outbox" });
   try {
     const query = {
       ...(v.session === undefined ? {} : { session_id: v.session }),

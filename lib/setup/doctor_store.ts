@@ -43,7 +43,7 @@ export async function storeChecks(config: Config): Promise<Check[]> {
   }
   try {
     const { openStore } = await import("../store/mod.ts");
-    const store = await openStore(config);
+    const store = await openStore(config, { sync: "outbox" });
     try {
       const m = await store.memoryStats();
       const where = storeName(config);

@@ -33,7 +33,7 @@ export async function sweepCheck(config: Config, now = new Date()): Promise<Chec
     : "no Sweep yet";
   let stats;
   try {
-    const store = await openStore(config);
+    const store = await openStore(config, { sync: "outbox" });
     try {
       stats = await store.userStats(userId);
     } finally {

@@ -94,6 +94,15 @@ export interface ResourceHead {
   etag: string | null;
 }
 
+/**
+ * What a machine's local index keeps of a Resource stored in the shared graph
+ * store: its head and the old addresses it answers to, all the hook's Nudge
+ * reads (a few hundred bytes; never a body or a comment).
+ */
+export interface IndexHead extends ResourceHead {
+  aliases: string[];
+}
+
 /** A reference edge between two stored Resources, by their current addresses. */
 export interface Edge {
   kind: EdgeKind;

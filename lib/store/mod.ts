@@ -21,7 +21,7 @@
 
 import type { Config } from "../config.ts";
 import type { ForgetCounts, ForgetQuery, Store } from "./contract.ts";
-import type { GraphTarget, MigrateCounts } from "./graph/mod.ts";
+import type { GraphSync, GraphTarget, MigrateCounts } from "./graph/mod.ts";
 import { drainSpool, openEmbeddedStore } from "./sqlite/mod.ts";
 
 export {
@@ -55,16 +55,27 @@ export {
 } from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
 export { hasCredentials, printableUrl } from "./bolt_url.ts";
-export type { GraphTarget, MigrateCounts, ServerReport as GraphServerReport } from "./graph/mod.ts";
+export type {
+  GraphSync,
+  GraphTarget,
+  MigrateCounts,
+  ServerReport as GraphServerReport,
+} from "./graph/mod.ts";
 
 /**
  * The store the config names: the graph store at `store.url`, else SQLite at
  * `store.path`; either way, what hooks kept in the spool is recorded first.
+ * With a graph store, `sync` says what the command needs brought in step
+ * first (see {@link GraphSync}): a command that reads only the user's
+ * Touches passes `outbox`, and leaves the local index alone.
  */
-export async function openStore(config: Config): Promise<Store> {
+export async function openStore(
+  config: Config,
+  options: { sync?: GraphSync } = {},
+): Promise<Store> {
   if (config.store.url !== null) {
     const { openGraphStore } = await import("./graph/mod.ts");
-    return await openGraphStore(config);
+    return await openGraphStore(config, options);
   }
   const store = openEmbeddedStore(config.store.path);
   // What hooks kept back while the store was busy is recorded before anything reads it.

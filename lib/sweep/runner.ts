@@ -113,7 +113,7 @@ async function takeLock(config: Config, trigger: SweepTrigger) {
   try {
     return await acquireSweepLock(config.data_dir, trigger);
   } catch (e) {
-    await (await openStore(config)).close();
+    await (await openStore(config, { sync: "outbox" })).close();
     throw new UserError(
       `cannot take the Sweep lock in ${config.data_dir} (${
         firstLine(e)

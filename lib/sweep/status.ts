@@ -43,7 +43,7 @@ export interface StatusReport {
 
 /** Reads the status for `userId`. Throws when the store cannot be opened. */
 export async function readStatus(config: Config, userId: string): Promise<StatusReport> {
-  const store = await openStore(config);
+  const store = await openStore(config, { sync: "outbox" });
   try {
     return statusOf(config, await store.userStats(userId));
   } finally {

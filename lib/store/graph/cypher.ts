@@ -12,6 +12,8 @@
  * @module
  */
 
+import { MARK_LISTING, MARK_RESOURCE, RAISE_STAMP, STAMP_EXISTING } from "./changes.ts";
+
 /** Finds a Resource by address or alias (`k` bound), yielding `n` (possibly null). */
 const BY_KEY = (k: string) =>
   `OPTIONAL MATCH (d:Resource {address: ${k}})
@@ -54,7 +56,8 @@ const DRAW = (cond: string, kind: string, dir: string, n: string, other: string,
  * nor a waiting reference's direction. Another writer of the family draws
  * REFERENCES and CLOSES without `declared_by` too, so an edge is taken for
  * an earlier rgraph's only between Resources rgraph wrote (`null_keys` is
- * its mark) whose own fields declare it.
+ * its mark) whose own fields declare it. Nor did they stamp their writes
+ * (`changes.ts`).
  */
 export const UPGRADES = [
   `MATCH (a:Resource)-[e:REFERENCES]->(b:Resource)
@@ -72,6 +75,7 @@ export const UPGRADES = [
    WHERE n.references IS NOT NULL AND n.null_keys IS NOT NULL
    SET n.referenced_by = n.references
    REMOVE n.references`,
+  ...STAMP_EXISTING,
 ] as const;
 
 /** The schema record: which setups were applied, and how it went. */
@@ -102,8 +106,6 @@ SET s.tag = $tag, s.tags = $tags, s.model = $model, s.server = $server,
     s.applied_at = $at, s.degraded = $degraded
 REMOVE s.claim_by, s.claim_until`;
 
-/** The write lock's node, made once at setup so writers only ever find it. */
-export const MAKE_WRITE_LOCK = `MERGE (:RgraphLock {name: 'writes'})`;
 
 // --- Touches ---------------------------------------------------------------------
 
@@ -271,10 +273,11 @@ REMOVE t.lease_owner, t.lease_until`,
  * write lock does: the first statement of each such transaction. Without it
  * two concurrent transactions (a repository and its Listing, an item and the
  * one that references it) could each miss the other's uncommitted node and
- * leave an edge undrawn. Neo4j queues on the node's write lock (reads after it
- * see what the other committed); Memgraph aborts the later writer with a
- * conflict that the driver retries. Setting and removing a property takes the
- * lock and leaves the node as it was.
+ * leave an edge undrawn; and change stamps (`changes.ts`) could commit out of
+ * order. Neo4j queues on the node's write lock (reads after it see what the
+ * other committed); Memgraph aborts the later writer with a conflict that the
+ * driver retries. Setting and removing a property takes the lock and leaves
+ * the node as it was.
  */
 export const WRITE_LOCK = `
 MERGE (w:RgraphLock {name: 'writes'})
@@ -328,6 +331,7 @@ RETURN DISTINCT 'pending' AS what, n.address AS a, null AS b, null AS own`;
 const UPSERT_ITEMS = (label: "Issue" | "PullRequest", rel: "HAS_ISSUE" | "HAS_PULL_REQUEST") => `
 UNWIND $rows AS r
 MERGE (n:Resource {node_id: r.node_id})
+${MARK_RESOURCE("n", "r.props")}
 SET n += r.props, n:${label}
 WITH n
 OPTIONAL MATCH (p:Resource {address: n.repo_address})
@@ -342,6 +346,7 @@ export const UPSERT = {
   repository: `
 UNWIND $rows AS r
 MERGE (n:Resource {node_id: r.node_id})
+${MARK_RESOURCE("n", "r.props")}
 SET n += r.props, n:Repository
 WITH n
 OPTIONAL MATCH (i:Resource {repo_address: n.address})
@@ -574,14 +579,18 @@ WITH k, coalesce(d, al) AS n
 WHERE n IS NOT NULL
 RETURN k, n`;
 
-/** Marks Resources (by key) and Listings (by key) as fetched at `$at`. */
-export const TOUCH_FETCHED_AT = `
+/**
+ * Marks Resources (by key) and Listings (by key) as fetched at `$at`, as one
+ * write: the change counter first (see `changes.ts`), then each one stamped.
+ */
+export const TOUCH_FETCHED_AT = `${RAISE_STAMP}
+WITH w
 UNWIND $keys AS k
 ${BY_KEY("k")}
 OPTIONAL MATCH (l:Listing {key: k})
-${WHEN("d IS NOT NULL", "SET d.fetched_at = $at")}
-${WHEN("al IS NOT NULL", "SET al.fetched_at = $at")}
-${WHEN("l IS NOT NULL", "SET l.fetched_at = $at")}`;
+${WHEN("d IS NOT NULL", "SET d.fetched_at = $at, d.rgraph_stamp = w.stamp")}
+${WHEN("al IS NOT NULL", "SET al.fetched_at = $at, al.rgraph_stamp = w.stamp")}
+${WHEN("l IS NOT NULL", "SET l.fetched_at = $at, l.rgraph_stamp = w.stamp")}`;
 
 /** Reference edges in and out of a Resource. */
 export const EDGES = `
@@ -610,6 +619,7 @@ RETURN k, n.node_id AS node_id`;
  */
 export const PUT_LISTING = [
   `MERGE (l:Listing {key: $props.key})
+   ${MARK_LISTING("l", "$props")}
    SET l += $props
    WITH l
    OPTIONAL MATCH (l)-[m:HAS_MEMBER]->()
@@ -709,14 +719,3 @@ export const CHANGE_MARK = [
   `MATCH (t:Touch) WHERE t.user_id = $user
    RETURN count(t) AS n, max(t.recorded_at) AS newest, max(t.settled_at) AS settled`,
 ];
-
-// --- Sync (outbox and local index) ----------------------------------------------
-
-/** Heads of every stored Resource, for refreshing a local index. */
-export const ALL_HEADS = `
-MATCH (n:Resource)
-WHERE n.address IS NOT NULL
-RETURN n.address AS address, n.fetched_at AS fetched_at, n.updated_at AS updated_at`;
-
-/** Every stored Listing. */
-export const ALL_LISTINGS = `MATCH (l:Listing) RETURN l`;

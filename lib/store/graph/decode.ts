@@ -36,7 +36,7 @@ import type {
   ResourceKind,
   Touch,
 } from "../../types.ts";
-import type { ResourceHead } from "../contract.ts";
+import type { IndexHead, ResourceHead } from "../contract.ts";
 
 type Props = Record<string, unknown>;
 
@@ -307,6 +307,34 @@ export function decodeHead(node: GraphNode, skip: Skip): ResourceHead | null {
     updated_at: r.updated_at,
     etag: r.etag ?? null,
   };
+}
+
+/**
+ * A head for the local index from a change row (`changes.ts`: the node's
+ * labels and head properties, and its aliases); `null` when it cannot be
+ * read (a node whose address another writer released is no head either).
+ */
+export function decodeIndexHead(row: Props, skip: Skip): IndexHead | null {
+  const f = new Fields(row);
+  const labels = Array.isArray(row.labels) ? row.labels.map(String) : [];
+  return guard(() => nameOf("Resource", row), skip, () => {
+    const kind = kindOf(labels);
+    const address = f.text("address");
+    const a = parseKey(address);
+    if (a === null || a.key !== address || (a.kind === "repository") !== (kind === "repository")) {
+      fail(`address ${address} is not a ${kind === "repository" ? "repository" : "item"} key`);
+    }
+    return {
+      node_id: f.text("node_id"),
+      kind,
+      address,
+      title: kind === "repository" ? null : f.text("title"),
+      fetched_at: f.time("fetched_at"),
+      updated_at: f.time("updated_at"),
+      etag: f.optText("etag"),
+      aliases: f.texts("aliases").filter((k) => k !== address),
+    };
+  });
 }
 
 /** A Listing's member at `position`; `null` when its node cannot be read as an item. */

@@ -1,8 +1,9 @@
 /**
  * The shared graph store (Memgraph or Neo4j over Bolt), loaded only when
  * `[store] url` is set: importing this brings the Bolt driver. `store.ts` is
- * the store, `outbox.ts` moves the hooks' outbox and the local index,
- * `open.ts` composes them as commands open the store, `model.ts` and
+ * the store, `outbox.ts` moves the hooks' outbox, `index_sync.ts` keeps the
+ * local index in step by the change stamp (`changes.ts`), `open.ts` composes
+ * them as commands open the store, `model.ts` and
  * `cypher.ts` are the Context Graph family's model and its statements,
  * `decode.ts` reads nodes whoever wrote them (`store_log.ts` logs those it
  * cannot), `server.ts` tells the servers and their versions apart,
@@ -29,4 +30,11 @@ export {
 export { MINIMUM_VERSION, type ServerIdentity, serverName } from "./server.ts";
 export type { SchemaState } from "./schema.ts";
 export { type MigrateCounts, type SyncReport } from "./outbox.ts";
-export { forgetEverywhere, migrateToGraph, openGraphStore, sendOutbox } from "./open.ts";
+export {
+  forgetEverywhere,
+  type GraphSync,
+  migrateToGraph,
+  openGraphStore,
+  sendOutbox,
+} from "./open.ts";
+export { lastIndexSync } from "./index_sync.ts";

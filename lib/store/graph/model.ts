@@ -72,6 +72,9 @@ export const INDEXED: readonly (readonly [label: string, property: string])[] = 
   ["Resource", "address"],
   ["Resource", "repo_address"],
   ["Listing", "repo_address"],
+  // The change stamp a local index syncs by (see `changes.ts`).
+  ["Resource", "rgraph_stamp"],
+  ["Listing", "rgraph_stamp"],
   ["Touch", "status"],
   ["Touch", "user_id"],
   ["Action", "tool_use_id"],
@@ -179,7 +182,7 @@ const RESOURCE_KEYS = {
 
 /**
  * Every property rgraph has ever written on a Resource node (`references`
- * and `null_keys` by earlier versions): a node holding nothing else is
+ * and `null_keys` by earlier versions, `rgraph_stamp` beside the record): a node holding nothing else is
  * rgraph's alone, so folding it into another one loses nobody's data.
  */
 export const OWNED_RESOURCE_KEYS: readonly string[] = [
@@ -188,6 +191,7 @@ export const OWNED_RESOURCE_KEYS: readonly string[] = [
     "repo_address",
     "null_keys",
     "references",
+    "rgraph_stamp",
   ]),
 ];
 

@@ -43,23 +43,32 @@ function connectConfigured(config: Config): Promise<GraphStore> {
 }
 
 /**
+ * How much of the sync a command opening the graph store runs: `index`
+ * moves the hooks' outbox into the graph store and refreshes the local index
+ * (commands that read what is stored, and leave the hooks' Nudge up to date
+ * for the team's latest); `outbox` only moves the outbox (commands that read
+ * the user's Touches); `none` neither.
+ */
+export type GraphSync = "index" | "outbox" | "none";
+
+/**
  * Opens the graph store `[store] url` names, as the configured user (whose
- * pending Touches alone a Sweep through it leases). Unless `sync` is false,
- * it first moves the hooks' outbox into the graph store and refreshes the
- * local index, then keeps that index in step with its own writes, so every
- * command that opens it leaves the hooks up to date.
+ * pending Touches alone a Sweep through it leases), running the `sync`
+ * asked (see {@link GraphSync}); unless `none`, it then keeps the local
+ * index in step with its own writes.
  */
 export async function openGraphStore(
   config: Config,
-  options: { sync?: boolean } = {},
+  options: { sync?: GraphSync } = {},
 ): Promise<GraphStore> {
+  const sync = options.sync ?? "index";
   const store = await connectConfigured(config);
-  if (options.sync === false) return store;
+  if (sync === "none") return store;
   const local = openEmbeddedStore(config.store.path);
   try {
     // The hooks' spool joins the outbox before it is drained.
     await drainSpool(local);
-    await syncStores(local, store);
+    await syncStores(local, store, sync === "index");
   } catch (e) {
     await local.close();
     await store.close();

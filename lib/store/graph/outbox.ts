@@ -1,35 +1,30 @@
 /**
  * Hooks stay network-free with a shared graph store: `rgraph hook` records
  * Touches only in the local embedded database (the outbox) and answers the
- * Nudge from that database's Resources and Listings (the local index). The
- * commands that may use the network move the outbox into the graph store and
- * bring the local index up to date; while the graph server is down, Touches
- * simply wait in the outbox.
+ * Nudge from that database's heads and Listings (the local index). The
+ * commands that may use the network move the outbox into the graph store,
+ * and those that read what is stored bring the local index up to date
+ * (`index_sync.ts`); while the graph server is down, Touches simply wait in
+ * the outbox.
  *
  * @example
  * ```ts
  * import { syncStores } from "./outbox.ts";
- * const report = await syncStores(local, graph); // { drained: 3, resources: 12, listings: 1 }
+ * const report = await syncStores(local, graph); // { drained: 3, heads: 12, listings: 1, read: 13 }
  * ```
  * @module
  */
 
 import type { SqliteStore } from "../sqlite/mod.ts";
 import type { GraphStore } from "./store.ts";
+import { type IndexReport, refreshLocalIndex } from "./index_sync.ts";
 
 /** Touches moved per graph transaction. */
 const DRAIN_BATCH = 500;
-/** Resources copied per local write. */
-const COPY_BATCH = 100;
 
-/** What one sync moved. */
-export interface SyncReport {
-  /** Touches moved from the outbox into the graph store. */
+/** What one sync moved: Touches from the outbox into the graph store, and the index's refresh. */
+export interface SyncReport extends IndexReport {
   drained: number;
-  /** Resources copied into the local index (new or changed). */
-  resources: number;
-  /** Listings copied into the local index (new or changed). */
-  listings: number;
 }
 
 /**
@@ -52,51 +47,20 @@ export async function drainOutbox(local: SqliteStore, graph: GraphStore): Promis
 }
 
 /**
- * Brings the local index up to date with the graph store: Resources the
- * local database lacks or holds in an older version (by fetch and GitHub
- * update time), and Listings likewise, are copied whole, so the hook's Nudge
- * (and a look-up while the server is down) sees what the team stored.
- */
-async function refreshLocalIndex(
-  graph: GraphStore,
-  local: SqliteStore,
-): Promise<{ resources: number; listings: number }> {
-  const heads = await graph.allHeads();
-  const mine = await local.getHeads(heads.map((h) => h.address));
-  const stale = heads.filter((h) => {
-    const m = mine.get(h.address);
-    return m === undefined || m.address !== h.address || m.fetched_at !== h.fetched_at ||
-      m.updated_at !== h.updated_at;
-  });
-  let resources = 0;
-  for (let i = 0; i < stale.length; i += COPY_BATCH) {
-    const got = await graph.getResources(stale.slice(i, i + COPY_BATCH).map((h) => h.address));
-    const writes = [...got.values()].map((resource) => ({ resource }));
-    await local.putResources(writes);
-    resources += writes.length;
-  }
-  let listings = 0;
-  for (const listing of await graph.allListings()) {
-    const have = await local.getListing(listing.key);
-    if (
-      have !== null && have.fetched_at === listing.fetched_at &&
-      have.member_count === listing.member_count && have.total_count === listing.total_count
-    ) continue;
-    const members = await graph.listingMembers(listing.key);
-    await local.putListing(listing, members.map((m) => m.address));
-    listings++;
-  }
-  return { resources, listings };
-}
-
-/**
  * The sync a command that may use the network runs when `[store] url` is
- * set: drain the outbox, then refresh the local index. Throws
+ * set: drain the outbox, then (unless `index` is false: the command reads
+ * nothing the index holds) refresh the local index. Throws
  * `StoreUnavailableError` when the graph server is down; nothing is lost then.
  */
-export async function syncStores(local: SqliteStore, graph: GraphStore): Promise<SyncReport> {
+export async function syncStores(
+  local: SqliteStore,
+  graph: GraphStore,
+  index = true,
+): Promise<SyncReport> {
   const drained = await drainOutbox(local, graph);
-  const copied = await refreshLocalIndex(graph, local);
+  const copied = index
+    ? await refreshLocalIndex(graph, local)
+    : { heads: 0, listings: 0, read: 0 };
   return { drained, ...copied };
 }
 

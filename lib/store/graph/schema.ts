@@ -30,6 +30,7 @@
  */
 
 import * as Q from "./cypher.ts";
+import { MAKE_WRITE_LOCK } from "./changes.ts";
 import { obsoleteSchema, schema, type SchemaRule, schemaStatements, schemaTag } from "./model.ts";
 import { isAlreadyExists, isRefusedByData, retrying, type RetryPolicy } from "./retry.ts";
 import { type ServerIdentity, serverName } from "./server.ts";
@@ -173,7 +174,7 @@ export async function ensureSchema(
     if (problem) degraded.push(problem);
   }
   if (server.kind === "neo4j") await s.run("CALL db.awaitIndexes(60)");
-  await s.write(Q.MAKE_WRITE_LOCK);
+  await s.write(MAKE_WRITE_LOCK, { epoch: crypto.randomUUID() });
   const done = Number(claim.model ?? 0);
   for (const upgrade of Q.UPGRADES.slice(Number.isSafeInteger(done) ? done : 0)) {
     await s.write(upgrade);

@@ -33,6 +33,7 @@ import {
   type MemoryEntry,
   type MemoryPage,
   type MemoryQuery,
+  type IndexHead,
   type MemoryStats,
   newestFetchFirst,
   requireUser,
@@ -59,16 +60,25 @@ import {
 } from "./model.ts";
 import {
   decodeHead,
+  decodeIndexHead,
   decodeListing,
   decodeMember,
   decodeResource,
   decodeTouch,
   type GraphNode,
-  isoTime,
   type Skip,
   wholeNumber,
 } from "./decode.ts";
 import { retrying } from "./retry.ts";
+import {
+  CHANGE_COUNTER,
+  type ChangeCounter,
+  type ChangeCursor,
+  CHANGED_HEADS,
+  CHANGED_LISTINGS,
+  STAMP_LISTING,
+  STAMP_RESOURCES,
+} from "./changes.ts";
 import {
   identify,
   MINIMUM_VERSION,
@@ -201,6 +211,12 @@ export class GraphStore implements Store {
     this.server = server;
     this.#leaseUser = options.leaseUser ?? null;
     this.#onSkip = options.onSkip ?? null;
+  }
+
+  /** The server this store talks to, fit to print: its URL without credentials, and database. */
+  get where(): string {
+    const db = this.#target.database;
+    return `${printableUrl(this.#target.url)}${db ? ` (database ${db})` : ""}`;
   }
 
   /**
@@ -567,6 +583,7 @@ export class GraphStore implements Store {
       ...when(threads.length > 0, [Q.PUT_COMMENTS[1], { threads }]),
       ...when(refs.length > 0, [Q.LINK_REFERENCES, { refs }]),
       ...when(keys.length > 0, [Q.BACKFILL, { keys }]),
+      [STAMP_RESOURCES, { ids, epoch: crypto.randomUUID() }],
     ];
     // Statements are queued in order on the transaction and answered in one go.
     await Promise.all(steps.map(([q, p]) => run(q, p)));
@@ -590,7 +607,35 @@ export class GraphStore implements Store {
 
   async getResource(address: string): Promise<Resource | null> {
     const rows = await this.#read(Q.GET_RESOURCE, { key: address });
-    return this.#pick(rows.map((r) => this.#resource(r)));
+    const found = this.#pick(rows.map((r) => this.#resource(r)));
+    if (found !== null) await this.#remember([found]);
+    return found;
+  }
+
+  /**
+   * Puts the heads of Resources read here into the local index when it lacks
+   * them as they are: another writer's node carries no change stamp, so no
+   * sync brings it, and the hook's next Nudge should know it all the same.
+   */
+  async #remember(resources: Resource[]): Promise<void> {
+    await this.#mirrored(async (local) => {
+      const have = await local.getHeads(resources.map((r) => r.address));
+      const heads = resources.filter((r) => {
+        const h = have.get(r.address);
+        return h === undefined || h.node_id !== r.node_id || h.fetched_at !== r.fetched_at ||
+          h.updated_at !== r.updated_at;
+      }).map((r): IndexHead => ({
+        node_id: r.node_id,
+        kind: r.kind,
+        address: r.address,
+        title: r.kind === "repository" ? null : r.title,
+        fetched_at: r.fetched_at,
+        updated_at: r.updated_at,
+        etag: r.etag ?? null,
+        aliases: [],
+      }));
+      if (heads.length) await local.putIndex({ heads, listings: [] });
+    });
   }
 
   /** Many Resources by address or alias in one query; missing ones are left out. */
@@ -603,6 +648,7 @@ export class GraphStore implements Store {
       const best = this.#pick([out.get(k) ?? null, this.#resource(r)]);
       if (best !== null) out.set(k, best);
     }
+    await this.#remember([...out.values()]);
     return out;
   }
 
@@ -623,7 +669,11 @@ export class GraphStore implements Store {
 
   async touchFetchedAt(addresses: string[], fetchedAt: string): Promise<void> {
     if (addresses.length === 0) return;
-    await this.#write(Q.TOUCH_FETCHED_AT, { keys: addresses, at: fetchedAt });
+    await this.#write(Q.TOUCH_FETCHED_AT, {
+      keys: addresses,
+      at: fetchedAt,
+      epoch: crypto.randomUUID(),
+    });
     await this.#mirrored((local) => local.touchFetchedAt(addresses, fetchedAt));
   }
 
@@ -690,6 +740,7 @@ export class GraphStore implements Store {
       run(Q.PUT_LISTING[0], { props }),
       run(Q.PUT_LISTING[1], { key: listing.key, members: rows }),
       run(Q.PUT_LISTING[2], { key: listing.key }),
+      run(STAMP_LISTING, { key: listing.key, epoch: crypto.randomUUID() }),
     ]);
     if (known && Number(drawn[0]?.n ?? 0) !== rows.length) throw new MembersMoved();
   }
@@ -822,25 +873,47 @@ export class GraphStore implements Store {
   }
 
   // --- Sync (outbox and local index) ---------------------------------------------
+  // --- Changes (what a local index syncs by, see `changes.ts`) -------------------
 
-  /**
-   * Address, fetch time and GitHub update time of every stored Resource that
-   * has an address, times as the decoder reads them (another writer's may be
-   * in another form).
-   */
-  async allHeads(): Promise<{ address: string; fetched_at: string; updated_at: string }[]> {
-    const rows = await this.#read(Q.ALL_HEADS);
-    return rows.flatMap((r) => {
-      const [fetched, updated] = [isoTime(r.fetched_at), isoTime(r.updated_at)];
-      return typeof r.address === "string" && fetched !== null && updated !== null
-        ? [{ address: r.address, fetched_at: fetched, updated_at: updated }]
-        : [];
-    });
+  /** The change counter and the server's epoch; `null` before anything was set up. */
+  async changeCounter(): Promise<ChangeCounter | null> {
+    const [row] = await this.#read(CHANGE_COUNTER);
+    const stamp = wholeNumber(row?.stamp);
+    return typeof row?.epoch === "string" && stamp !== null ? { epoch: row.epoch, stamp } : null;
   }
 
-  /** Every stored Listing that can be read. */
-  async allListings(): Promise<Listing[]> {
-    return this.#listings(await this.#read(Q.ALL_LISTINGS));
+  /**
+   * Up to `limit` heads of Resources changed after `cursor`, oldest change
+   * first; `next` is the cursor after them (what cannot be read as a head is
+   * passed over, and counted in it all the same).
+   */
+  async changedHeads(
+    cursor: ChangeCursor,
+    limit: number,
+  ): Promise<{ heads: IndexHead[]; read: number; next: ChangeCursor }> {
+    const rows = await this.#read(CHANGED_HEADS, { ...cursor, limit });
+    const heads = rows.flatMap((r) => {
+      const head = decodeIndexHead(r, this.#skip);
+      return head === null ? [] : [head];
+    });
+    const last = rows.at(-1);
+    const next = last === undefined
+      ? cursor
+      : { stamp: wholeNumber(last.stamp) ?? cursor.stamp, id: String(last.node_id) };
+    return { heads, read: rows.length, next };
+  }
+
+  /** Up to `limit` Listings changed after `cursor` (by key), oldest change first. */
+  async changedListings(
+    cursor: ChangeCursor,
+    limit: number,
+  ): Promise<{ listings: Listing[]; read: number; next: ChangeCursor }> {
+    const rows = await this.#read(CHANGED_LISTINGS, { ...cursor, limit });
+    const last = rows.at(-1);
+    const next = last === undefined
+      ? cursor
+      : { stamp: wholeNumber(last.stamp) ?? cursor.stamp, id: String(nodeProps(last.l).key) };
+    return { listings: this.#listings(rows), read: rows.length, next };
   }
 
   /**

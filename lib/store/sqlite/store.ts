@@ -36,6 +36,7 @@ import { avoidedSql, readUserStats } from "./tally.ts";
 import { byRecorded, newestTouches, type PageEnd, touchFromRow } from "./touches.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
 import { faultError, openFault, storeFault } from "./faults.ts";
+import { INDEX_MARK_KEY, type IndexSql, type IndexUpdate, writeIndex } from "./local_index.ts";
 import type {
   Comment,
   EdgeKind,
@@ -1041,6 +1042,25 @@ export class SqliteStore implements Store {
         JSON.stringify(ids),
       );
     });
+  }
+
+  /** The local index's sync cursor (see `local_index.ts`); `null` before the first sync. */
+  indexMark(): Promise<string | null> {
+    return this.#op(() =>
+      (this.#get("SELECT value FROM store_meta WHERE key = ?", INDEX_MARK_KEY)?.value as
+        | string
+        | undefined) ?? null
+    );
+  }
+
+  /** Writes one step of a sync into the local index with its cursor, atomically. */
+  putIndex(update: IndexUpdate): Promise<void> {
+    const sql: IndexSql = {
+      get: (q, ...p) => this.#get(q, ...p),
+      run: (q, ...p) => this.#run(q, ...p),
+      absorb: (stale, into) => this.#absorb(stale, into),
+    };
+    return this.#op(() => this.#write(() => writeIndex(sql, update)));
   }
 
   /**

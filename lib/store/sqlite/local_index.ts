@@ -1,0 +1,136 @@
+/**
+ * The local index: with a shared graph store configured, the part of the
+ * embedded database the hook's Nudge reads — heads of the team's Resources
+ * (address, kind, title, times and old addresses; never a body or comment)
+ * and Listings without their members — with the sync's cursor beside them
+ * (`store_meta`), written in the same transaction so the cursor never runs
+ * ahead of what was written.
+ *
+ * A head replaces what the row held: when its fetch or GitHub update time
+ * changed, a body mirrored earlier is stale and goes (the row is a head
+ * alone until this machine writes the Resource again); the same for a
+ * Listing's members.
+ *
+ * @example
+ * ```ts
+ * import { writeIndex } from "./local_index.ts";
+ * writeIndex(sql, { heads, listings: [], mark: '{"epoch":"…"}' });
+ * ```
+ * @module
+ */
+
+import type { SQLInputValue } from "node:sqlite";
+import { parseKey } from "../../address/mod.ts";
+import type { IndexHead } from "../contract.ts";
+import type { Listing } from "../../types.ts";
+
+type Row = Record<string, SQLInputValue>;
+
+/** The store's statements this module runs, inside its write transaction. */
+export interface IndexSql {
+  get(sql: string, ...params: SQLInputValue[]): Row | undefined;
+  run(sql: string, ...params: SQLInputValue[]): number;
+  /** Folds the stale row into `into` (see the store's `#absorb`). */
+  absorb(stale: number, into: number): void;
+}
+
+/** One sync's step: heads and Listings read from the server, and the cursor after them. */
+export interface IndexUpdate {
+  heads: IndexHead[];
+  listings: Listing[];
+  /** The sync's cursor as it stands after these (opaque here); absent, it stays as it is. */
+  mark?: string;
+}
+
+/** The `store_meta` key the cursor is kept under. */
+export const INDEX_MARK_KEY = "graph_index";
+
+function putHead(sql: IndexSql, h: IndexHead): void {
+  const key = parseKey(h.address);
+  if (key === null || key.kind === "listing") return;
+  const prev = sql.get(
+    "SELECT id, address, fetched_at, updated_at FROM resources WHERE node_id = ?",
+    h.node_id,
+  );
+  // Another node id at an address this head claims is stale (the server moved on).
+  const stale: number[] = [];
+  for (const k of [h.address, ...h.aliases]) {
+    const other = sql.get("SELECT id FROM resources WHERE address = ? AND node_id != ?", k, h.node_id);
+    if (!other) continue;
+    stale.push(other.id as number);
+    sql.run("UPDATE resources SET address = 'stale:' || id WHERE id = ?", other.id);
+  }
+  const id = sql.get(
+    `INSERT INTO resources (node_id, address, kind, owner, repo, number, title, fetched_at,
+       updated_at, etag)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (node_id) DO UPDATE SET address = excluded.address, kind = excluded.kind,
+       owner = excluded.owner, repo = excluded.repo, number = excluded.number,
+       title = excluded.title, fetched_at = excluded.fetched_at,
+       updated_at = excluded.updated_at, etag = excluded.etag
+     RETURNING id`,
+    h.node_id,
+    h.address,
+    h.kind,
+    key.owner,
+    key.repo,
+    key.kind === "item" ? key.number : null,
+    h.title,
+    h.fetched_at,
+    h.updated_at,
+    h.etag,
+  )!.id as number;
+  for (const s of stale) sql.absorb(s, id);
+  if (prev && (prev.fetched_at !== h.fetched_at || prev.updated_at !== h.updated_at)) {
+    sql.run("DELETE FROM resource_data WHERE id = ?", id);
+    sql.run("DELETE FROM comments WHERE resource_id = ?", id);
+  }
+  const aliases = new Set(h.aliases);
+  if (prev && prev.address !== h.address && !String(prev.address).startsWith("stale:")) {
+    aliases.add(prev.address as string);
+  }
+  sql.run("DELETE FROM aliases WHERE key = ?", h.address);
+  for (const k of aliases) {
+    sql.run("INSERT OR REPLACE INTO aliases (key, resource_id) VALUES (?, ?)", k, id);
+  }
+}
+
+function putListing(sql: IndexSql, l: Listing): void {
+  const prev = sql.get(
+    "SELECT fetched_at, member_count, total_count FROM listings WHERE key = ?",
+    l.key,
+  );
+  if (
+    prev && prev.fetched_at === l.fetched_at && prev.member_count === l.member_count &&
+    prev.total_count === l.total_count
+  ) return;
+  // Members mirrored earlier are another version's.
+  sql.run("DELETE FROM listing_members WHERE listing_key = ?", l.key);
+  sql.run(
+    `INSERT OR REPLACE INTO listings (key, owner, repo, listing, filters, asked_limit,
+       total_count, member_count, fully_expanded, fetched_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    l.key,
+    l.owner.toLowerCase(),
+    l.repo.toLowerCase(),
+    l.listing,
+    JSON.stringify(l.filters),
+    l.limit,
+    l.total_count,
+    l.member_count,
+    l.fully_expanded ? 1 : 0,
+    l.fetched_at,
+  );
+}
+
+/** Writes one sync step (call inside one write transaction). */
+export function writeIndex(sql: IndexSql, update: IndexUpdate): void {
+  for (const h of update.heads) putHead(sql, h);
+  for (const l of update.listings) putListing(sql, l);
+  if (update.mark === undefined) return;
+  sql.run(
+    "INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)",
+    INDEX_MARK_KEY,
+    update.mark,
+  );
+}
