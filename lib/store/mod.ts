@@ -94,6 +94,25 @@ export async function sendOutbox(store: Store): Promise<number> {
   return await graph.sendOutbox(store as InstanceType<typeof graph.GraphStore>);
 }
 
+/**
+ * With a graph store, the last time this machine's local index was synced
+ * with it, and how many changed Resources and Listings that sync read from
+ * the server (0: the server had not changed); `null` with the embedded store
+ * or before the first sync. Reads the local file only.
+ */
+export async function localIndexSync(
+  config: Config,
+): Promise<{ server: string; at: string; read: number } | null> {
+  if (config.store.url === null) return null;
+  const local = openEmbeddedStore(config.store.path);
+  try {
+    const mark = await local.indexMark();
+    return mark === null ? null : { server: mark.server, ...mark.last };
+  } finally {
+    await local.close();
+  }
+}
+
 /** `rgraph migrate`: copies the embedded store at `path` into the graph store at `target`. */
 export async function migrateToGraph(
   path: string,

@@ -15,7 +15,7 @@
 
 import type { Config } from "../config.ts";
 import { pauseLine, type PauseState, pauseState } from "../capture/mod.ts";
-import { openStore, type UserStats } from "../store/mod.ts";
+import { localIndexSync, openStore, type UserStats } from "../store/mod.ts";
 import { ago } from "../time.ts";
 import { clipLine } from "../untrusted.ts";
 import { type LockHolder, sweepLockHolder } from "./lock.ts";
@@ -39,13 +39,18 @@ export interface StatusReport {
   retry_at: string | null;
   /** Whether hooks record (`rgraph pause` stops them). */
   capture: PauseState;
+  /**
+   * With a graph store: when this machine's local index (what the hook's
+   * Nudge reads) was last synced, and how many changes that sync read.
+   */
+  local_index: { server: string; at: string; read: number } | null;
 }
 
 /** Reads the status for `userId`. Throws when the store cannot be opened. */
 export async function readStatus(config: Config, userId: string): Promise<StatusReport> {
   const store = await openStore(config, { sync: "outbox" });
   try {
-    return statusOf(config, await store.userStats(userId));
+    return statusOf(config, await store.userStats(userId), await localIndexSync(config));
   } finally {
     await store.close();
   }
@@ -53,8 +58,9 @@ export async function readStatus(config: Config, userId: string): Promise<Status
 
 /**
  * The status from `stats` (the user's counts, from a store already open)
- * and the machine's record of its Sweeps: what `rgraph view` shows beside
- * `rgraph status`, from one store handle.
+ * and the machine's record of its Sweeps (and, with a graph store, its local
+ * index's last sync): what `rgraph view` shows beside `rgraph status`, from
+ * one store handle.
  *
  * @example
  * ```ts
@@ -62,7 +68,11 @@ export async function readStatus(config: Config, userId: string): Promise<Status
  * report.pending.count; // as `rgraph status` counts it
  * ```
  */
-export function statusOf(config: Config, stats: UserStats): StatusReport {
+export function statusOf(
+  config: Config,
+  stats: UserStats,
+  index: StatusReport["local_index"] = null,
+): StatusReport {
   const record = readSweepRecord(config.data_dir);
   return {
     auto: {
@@ -78,6 +88,7 @@ export function statusOf(config: Config, stats: UserStats): StatusReport {
     budget: record.budget,
     retry_at: record.retry_at,
     capture: pauseState(config.data_dir),
+    local_index: index,
   };
 }
 

@@ -11,7 +11,9 @@
  * they commit, so stamps commit in order: a reader that saw stamp N has seen every write
  * numbered below N. A sync therefore reads the counter (one small query), and
  * only when it moved reads the nodes stamped after what it saw last, in
- * pages ordered by (stamp, node id).
+ * pages ordered by (stamp, node id). Nodes without a stamp (another
+ * writer's, or stored by an rgraph before stamps) are read once, when a
+ * local index is filled afresh.
  *
  * Cypher in the subset both servers accept (see `cypher.ts`).
  *
@@ -27,6 +29,13 @@
 export interface ChangeCursor {
   stamp: number;
   id: string;
+}
+
+/** One page of changes: what could be read, how many nodes were read, and the cursor after them. */
+export interface ChangePage<T> {
+  items: T[];
+  read: number;
+  next: ChangeCursor;
 }
 
 /** The server's change counter and the epoch it counts in. */
@@ -98,15 +107,6 @@ export const MAKE_WRITE_LOCK = `
 MERGE (w:RgraphLock {name: 'writes'})
 SET w.stamp = coalesce(w.stamp, 0), w.epoch = coalesce(w.epoch, $epoch)`;
 
-/**
- * Stamps what was stored before stamps existed (any writer's): once per
- * server, as a schema upgrade. Stamp 0 sorts before every write since.
- */
-export const STAMP_EXISTING = [
-  `MATCH (n:Resource) WHERE n.rgraph_stamp IS NULL SET n.rgraph_stamp = 0`,
-  `MATCH (l:Listing) WHERE l.rgraph_stamp IS NULL SET l.rgraph_stamp = 0`,
-] as const;
-
 /** The counter and the server's epoch: what an unchanged server costs a sync. */
 export const CHANGE_COUNTER = `
 MATCH (w:RgraphLock {name: 'writes'})
@@ -128,6 +128,27 @@ OPTIONAL MATCH (a:Alias)-[:ALIAS_OF]->(n)
 RETURN n.rgraph_stamp AS stamp, n.node_id AS node_id, labels(n) AS labels,
   n.address AS address, n.title AS title, n.fetched_at AS fetched_at,
   n.updated_at AS updated_at, n.etag AS etag, collect(a.key) AS aliases`;
+
+/**
+ * Heads of Resources without a stamp (another writer's, or stored before
+ * stamps existed; rgraph stamps no other writer's node), after node id
+ * `$id`: read once, by a local index filled afresh.
+ */
+export const UNSTAMPED_HEADS = `
+MATCH (n:Resource)
+WHERE n.rgraph_stamp IS NULL AND n.node_id > $id
+WITH n ORDER BY n.node_id LIMIT $limit
+OPTIONAL MATCH (a:Alias)-[:ALIAS_OF]->(n)
+RETURN n.node_id AS node_id, labels(n) AS labels, n.address AS address, n.title AS title,
+  n.fetched_at AS fetched_at, n.updated_at AS updated_at, n.etag AS etag,
+  collect(a.key) AS aliases`;
+
+/** Listings without a stamp after key `$id`, likewise. */
+export const UNSTAMPED_LISTINGS = `
+MATCH (l:Listing)
+WHERE l.rgraph_stamp IS NULL AND l.key > $id
+WITH l ORDER BY l.key LIMIT $limit
+RETURN l`;
 
 /** Listings stamped after the cursor (`$stamp`, `$id`: the last key read), oldest change first. */
 export const CHANGED_LISTINGS = `

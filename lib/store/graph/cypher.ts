@@ -12,7 +12,7 @@
  * @module
  */
 
-import { MARK_LISTING, MARK_RESOURCE, RAISE_STAMP, STAMP_EXISTING } from "./changes.ts";
+import { MARK_LISTING, MARK_RESOURCE, RAISE_STAMP } from "./changes.ts";
 
 /** Finds a Resource by address or alias (`k` bound), yielding `n` (possibly null). */
 const BY_KEY = (k: string) =>
@@ -56,8 +56,7 @@ const DRAW = (cond: string, kind: string, dir: string, n: string, other: string,
  * nor a waiting reference's direction. Another writer of the family draws
  * REFERENCES and CLOSES without `declared_by` too, so an edge is taken for
  * an earlier rgraph's only between Resources rgraph wrote (`null_keys` is
- * its mark) whose own fields declare it. Nor did they stamp their writes
- * (`changes.ts`).
+ * its mark) whose own fields declare it.
  */
 export const UPGRADES = [
   `MATCH (a:Resource)-[e:REFERENCES]->(b:Resource)
@@ -75,7 +74,6 @@ export const UPGRADES = [
    WHERE n.references IS NOT NULL AND n.null_keys IS NOT NULL
    SET n.referenced_by = n.references
    REMOVE n.references`,
-  ...STAMP_EXISTING,
 ] as const;
 
 /** The schema record: which setups were applied, and how it went. */
@@ -105,7 +103,6 @@ MATCH (s:RgraphLock {name: 'schema'})
 SET s.tag = $tag, s.tags = $tags, s.model = $model, s.server = $server,
     s.applied_at = $at, s.degraded = $degraded
 REMOVE s.claim_by, s.claim_until`;
-
 
 // --- Touches ---------------------------------------------------------------------
 

@@ -313,11 +313,12 @@ export function decodeHead(node: GraphNode, skip: Skip): ResourceHead | null {
  * A head for the local index from a change row (`changes.ts`: the node's
  * labels and head properties, and its aliases); `null` when it cannot be
  * read (a node whose address another writer released is no head either).
+ * Nothing is reported: a node is named as unreadable when it is read whole.
  */
-export function decodeIndexHead(row: Props, skip: Skip): IndexHead | null {
+export function decodeIndexHead(row: Props): IndexHead | null {
   const f = new Fields(row);
   const labels = Array.isArray(row.labels) ? row.labels.map(String) : [];
-  return guard(() => nameOf("Resource", row), skip, () => {
+  return guard(() => nameOf("Resource", row), () => {}, () => {
     const kind = kindOf(labels);
     const address = f.text("address");
     const a = parseKey(address);

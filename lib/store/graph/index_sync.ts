@@ -9,7 +9,9 @@
  *
  * The cursor names the server (URL and database) and its epoch: pointed at
  * another server, or at one emptied and set up again, the index is filled
- * afresh.
+ * afresh — then also with the nodes that carry no stamp (another writer's,
+ * or an earlier rgraph's), which only a fresh fill reads; their later
+ * changes reach the index when a command reads them (`GraphStore`).
  *
  * @example
  * ```ts
@@ -19,24 +21,14 @@
  * @module
  */
 
-import type { IndexUpdate, SqliteStore } from "../sqlite/mod.ts";
-import type { ChangeCursor } from "./changes.ts";
+import type { IndexMark, SqliteStore } from "../sqlite/mod.ts";
+import type { IndexHead } from "../contract.ts";
+import type { Listing } from "../../types.ts";
+import type { ChangeCursor, ChangePage } from "./changes.ts";
 import type { GraphStore } from "./store.ts";
 
 /** Heads (or Listings) read from the server per page: one local transaction each. */
 const PAGE = 5000;
-
-/** Where a local index stands with one server. */
-interface IndexMark {
-  server: string;
-  epoch: string;
-  /** The counter value every change up to which the index holds. */
-  stamp: number;
-  heads: ChangeCursor;
-  listings: ChangeCursor;
-  /** The last sync: when, and how many changes it read from the server. */
-  last: { at: string; read: number };
-}
 
 /** What one refresh did. */
 export interface IndexReport {
@@ -48,27 +40,6 @@ export interface IndexReport {
 }
 
 const START: ChangeCursor = { stamp: -1, id: "" };
-
-function parseMark(text: string | null): IndexMark | null {
-  if (text === null) return null;
-  try {
-    const m = JSON.parse(text);
-    return typeof m?.server === "string" && typeof m?.epoch === "string" &&
-        Number.isSafeInteger(m?.stamp) && m?.heads && m?.listings
-      ? m as IndexMark
-      : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The last sync's figures as the local index records them; `null` before the first. */
-export async function lastIndexSync(
-  local: SqliteStore,
-): Promise<{ at: string; read: number; server: string } | null> {
-  const mark = parseMark(await local.indexMark());
-  return mark === null ? null : { ...mark.last, server: mark.server };
-}
 
 /**
  * Brings the local index up to date with the graph store (see the module
@@ -82,7 +53,7 @@ export async function refreshLocalIndex(
   const report: IndexReport = { heads: 0, listings: 0, read: 0 };
   const counter = await graph.changeCounter();
   if (counter === null) return report;
-  const had = parseMark(await local.indexMark());
+  const had = await local.indexMark();
   const mark: IndexMark = had !== null && had.server === graph.where && had.epoch === counter.epoch
     ? had
     : {
@@ -93,28 +64,53 @@ export async function refreshLocalIndex(
       listings: START,
       last: { at: "", read: 0 },
     };
-  const save = (update: Omit<IndexUpdate, "mark">) =>
-    local.putIndex({ ...update, mark: JSON.stringify(mark) });
+  const save = () => local.putIndex({ heads: [], listings: [], mark });
+  /** Reads pages from `cursor` on, writing each (`write`) until one comes back short. */
+  const pages = async <T>(
+    cursor: ChangeCursor,
+    read: (c: ChangeCursor) => Promise<ChangePage<T>>,
+    write: (items: T[], next: ChangeCursor) => Promise<void>,
+  ): Promise<number> => {
+    let written = 0;
+    for (;;) {
+      const page = await read(cursor);
+      cursor = page.next;
+      report.read += page.read;
+      written += page.items.length;
+      if (page.read > 0) await write(page.items, cursor);
+      if (page.read < PAGE) return written;
+    }
+  };
+  const heads = (heads: IndexHead[], mark?: IndexMark) =>
+    local.putIndex({ heads, listings: [], mark });
+  const listings = (listings: Listing[], mark?: IndexMark) =>
+    local.putIndex({ heads: [], listings, mark });
+  if (had !== mark) {
+    // Filled afresh: first what carries no stamp, which no later sync reads. Its
+    // cursor is not kept: cut short, the fill starts again.
+    report.heads += await pages(START, (c) => graph.changedHeads(c, PAGE, false), (h) => heads(h));
+    report.listings += await pages(
+      START,
+      (c) => graph.changedListings(c, PAGE, false),
+      (l) => listings(l),
+    );
+  }
   if (mark.stamp !== counter.stamp) {
-    for (;;) {
-      const page = await graph.changedHeads(mark.heads, PAGE);
-      mark.heads = page.next;
-      report.read += page.read;
-      report.heads += page.heads.length;
-      if (page.read > 0) await save({ heads: page.heads, listings: [] });
-      if (page.read < PAGE) break;
-    }
-    for (;;) {
-      const page = await graph.changedListings(mark.listings, PAGE);
-      mark.listings = page.next;
-      report.read += page.read;
-      report.listings += page.listings.length;
-      if (page.read > 0) await save({ heads: [], listings: page.listings });
-      if (page.read < PAGE) break;
-    }
+    report.heads += await pages(mark.heads, (c) => graph.changedHeads(c, PAGE), (h, next) => {
+      mark.heads = next;
+      return heads(h, mark);
+    });
+    report.listings += await pages(
+      mark.listings,
+      (c) => graph.changedListings(c, PAGE),
+      (l, next) => {
+        mark.listings = next;
+        return listings(l, mark);
+      },
+    );
     mark.stamp = counter.stamp;
   }
   mark.last = { at: new Date().toISOString(), read: report.read };
-  await save({ heads: [], listings: [] });
+  await save();
   return report;
 }

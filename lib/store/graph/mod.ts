@@ -37,4 +37,3 @@ export {
   openGraphStore,
   sendOutbox,
 } from "./open.ts";
-export { lastIndexSync } from "./index_sync.ts";

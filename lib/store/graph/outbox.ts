@@ -58,9 +58,7 @@ export async function syncStores(
   index = true,
 ): Promise<SyncReport> {
   const drained = await drainOutbox(local, graph);
-  const copied = index
-    ? await refreshLocalIndex(graph, local)
-    : { heads: 0, listings: 0, read: 0 };
+  const copied = index ? await refreshLocalIndex(graph, local) : { heads: 0, listings: 0, read: 0 };
   return { drained, ...copied };
 }
 

@@ -30,10 +30,10 @@ import {
   type Edge,
   forgetParams,
   type ForgetQuery,
+  type IndexHead,
   type MemoryEntry,
   type MemoryPage,
   type MemoryQuery,
-  type IndexHead,
   type MemoryStats,
   newestFetchFirst,
   requireUser,
@@ -76,8 +76,11 @@ import {
   type ChangeCursor,
   CHANGED_HEADS,
   CHANGED_LISTINGS,
+  type ChangePage,
   STAMP_LISTING,
   STAMP_RESOURCES,
+  UNSTAMPED_HEADS,
+  UNSTAMPED_LISTINGS,
 } from "./changes.ts";
 import {
   identify,
@@ -884,36 +887,45 @@ export class GraphStore implements Store {
 
   /**
    * Up to `limit` heads of Resources changed after `cursor`, oldest change
-   * first; `next` is the cursor after them (what cannot be read as a head is
-   * passed over, and counted in it all the same).
+   * first (`stamped: false`: of those without a stamp, after the cursor's
+   * node id); `next` is the cursor after them (what cannot be read as a
+   * head is passed over, and counted in `read` all the same).
    */
   async changedHeads(
     cursor: ChangeCursor,
     limit: number,
-  ): Promise<{ heads: IndexHead[]; read: number; next: ChangeCursor }> {
-    const rows = await this.#read(CHANGED_HEADS, { ...cursor, limit });
+    stamped = true,
+  ): Promise<ChangePage<IndexHead>> {
+    const rows = await this.#read(stamped ? CHANGED_HEADS : UNSTAMPED_HEADS, {
+      ...cursor,
+      limit,
+    });
     const heads = rows.flatMap((r) => {
-      const head = decodeIndexHead(r, this.#skip);
+      const head = decodeIndexHead(r);
       return head === null ? [] : [head];
     });
     const last = rows.at(-1);
     const next = last === undefined
       ? cursor
       : { stamp: wholeNumber(last.stamp) ?? cursor.stamp, id: String(last.node_id) };
-    return { heads, read: rows.length, next };
+    return { items: heads, read: rows.length, next };
   }
 
-  /** Up to `limit` Listings changed after `cursor` (by key), oldest change first. */
+  /** Up to `limit` Listings changed after `cursor` (by key), as {@link changedHeads}. */
   async changedListings(
     cursor: ChangeCursor,
     limit: number,
-  ): Promise<{ listings: Listing[]; read: number; next: ChangeCursor }> {
-    const rows = await this.#read(CHANGED_LISTINGS, { ...cursor, limit });
+    stamped = true,
+  ): Promise<ChangePage<Listing>> {
+    const rows = await this.#read(stamped ? CHANGED_LISTINGS : UNSTAMPED_LISTINGS, {
+      ...cursor,
+      limit,
+    });
     const last = rows.at(-1);
     const next = last === undefined
       ? cursor
       : { stamp: wholeNumber(last.stamp) ?? cursor.stamp, id: String(nodeProps(last.l).key) };
-    return { listings: this.#listings(rows), read: rows.length, next };
+    return { items: this.#listings(rows), read: rows.length, next };
   }
 
   /**

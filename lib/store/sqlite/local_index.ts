@@ -34,12 +34,45 @@ export interface IndexSql {
   absorb(stale: number, into: number): void;
 }
 
-/** One sync's step: heads and Listings read from the server, and the cursor after them. */
+/** Where a sync stands in one kind of node: the stamp and id (node id, Listing key) read last. */
+export interface IndexCursor {
+  stamp: number;
+  id: string;
+}
+
+/** Where the local index stands with one graph server (see `graph/index_sync.ts`). */
+export interface IndexMark {
+  /** The server (URL without credentials, and database) and its epoch. */
+  server: string;
+  epoch: string;
+  /** The change counter every change up to which the index holds. */
+  stamp: number;
+  heads: IndexCursor;
+  listings: IndexCursor;
+  /** The last sync: when, and how many changed nodes it read from the server. */
+  last: { at: string; read: number };
+}
+
+/** One sync's step: heads and Listings read from the server, and the mark after them. */
 export interface IndexUpdate {
   heads: IndexHead[];
   listings: Listing[];
-  /** The sync's cursor as it stands after these (opaque here); absent, it stays as it is. */
-  mark?: string;
+  /** Where the sync stands after these; absent, the mark stays as it is. */
+  mark?: IndexMark;
+}
+
+/** The mark as stored; `null` when none is, or it is not one this rgraph wrote. */
+export function parseMark(text: string | null): IndexMark | null {
+  if (text === null) return null;
+  try {
+    const m = JSON.parse(text);
+    return typeof m?.server === "string" && typeof m?.epoch === "string" &&
+        Number.isSafeInteger(m?.stamp) && m?.heads && m?.listings && m?.last
+      ? m as IndexMark
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The `store_meta` key the cursor is kept under. */
@@ -55,7 +88,11 @@ function putHead(sql: IndexSql, h: IndexHead): void {
   // Another node id at an address this head claims is stale (the server moved on).
   const stale: number[] = [];
   for (const k of [h.address, ...h.aliases]) {
-    const other = sql.get("SELECT id FROM resources WHERE address = ? AND node_id != ?", k, h.node_id);
+    const other = sql.get(
+      "SELECT id FROM resources WHERE address = ? AND node_id != ?",
+      k,
+      h.node_id,
+    );
     if (!other) continue;
     stale.push(other.id as number);
     sql.run("UPDATE resources SET address = 'stale:' || id WHERE id = ?", other.id);
@@ -131,6 +168,6 @@ export function writeIndex(sql: IndexSql, update: IndexUpdate): void {
   sql.run(
     "INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)",
     INDEX_MARK_KEY,
-    update.mark,
+    JSON.stringify(update.mark),
   );
 }

@@ -18,5 +18,5 @@ export { openEmbeddedStore, type OpenOptions, SqliteStore, type SweepSignal } fr
 export { type StoreFault, StoreFaultError } from "./faults.ts";
 export { drainSpool, spoolDir, spoolTouches } from "./spool.ts";
 export { SCHEMA_VERSION } from "./schema.ts";
-export type { IndexUpdate } from "./local_index.ts";
+export type { IndexMark, IndexUpdate } from "./local_index.ts";
 export type { Store } from "../contract.ts";

@@ -36,7 +36,14 @@ import { avoidedSql, readUserStats } from "./tally.ts";
 import { byRecorded, newestTouches, type PageEnd, touchFromRow } from "./touches.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
 import { faultError, openFault, storeFault } from "./faults.ts";
-import { INDEX_MARK_KEY, type IndexSql, type IndexUpdate, writeIndex } from "./local_index.ts";
+import {
+  INDEX_MARK_KEY,
+  type IndexMark,
+  type IndexSql,
+  type IndexUpdate,
+  parseMark,
+  writeIndex,
+} from "./local_index.ts";
 import type {
   Comment,
   EdgeKind,
@@ -1044,12 +1051,14 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** The local index's sync cursor (see `local_index.ts`); `null` before the first sync. */
-  indexMark(): Promise<string | null> {
+  /** Where the local index stands with its graph server (see `local_index.ts`); `null` before the first sync. */
+  indexMark(): Promise<IndexMark | null> {
     return this.#op(() =>
-      (this.#get("SELECT value FROM store_meta WHERE key = ?", INDEX_MARK_KEY)?.value as
-        | string
-        | undefined) ?? null
+      parseMark(
+        (this.#get("SELECT value FROM store_meta WHERE key = ?", INDEX_MARK_KEY)?.value as
+          | string
+          | undefined) ?? null,
+      )
     );
   }
 
