@@ -34,7 +34,7 @@ import {
 export const MEMORY_PAGE = 100;
 
 /** Sessions per page of the Sessions view, the newest first. */
-export const SESSIONS_PAGE = 20;
+export const SESSIONS_PAGE = 10;
 
 /** Members of a Listing shown on its page. */
 const LISTING_MEMBERS_SHOWN = 200;

@@ -50,6 +50,12 @@ function ownHosts(port: number): string[] {
 /**
  * Compares two strings in time that depends on their length only, so the
  * token cannot be guessed one character at a time from response times.
+ *
+ * @example
+ * ```ts
+ * sameSecret("ab12", "ab12"); // true
+ * sameSecret("ab12", "ab13"); // false
+ * ```
  */
 export function sameSecret(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -80,7 +86,14 @@ export function admit(asking: Asking, expected: Expected): Verdict {
   return { ok: true };
 }
 
-/** The status and one line a refused request gets (never which part of the token was wrong). */
+/**
+ * The status and one line a refused request gets (never which part of the token was wrong).
+ *
+ * @example
+ * ```ts
+ * refusalResponse("foreign_host").status; // 421
+ * ```
+ */
 export function refusalResponse(refusal: Refusal): { status: number; text: string } {
   switch (refusal) {
     case "foreign_host":

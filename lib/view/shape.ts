@@ -32,7 +32,7 @@ export interface SessionView {
 }
 
 /** Touches shown per session: a page stays quick to draw however long a session ran. */
-export const TOUCHES_SHOWN = 300;
+export const TOUCHES_SHOWN = 100;
 
 /**
  * Touches (oldest first, as the store lists them) grouped by harness and
@@ -107,7 +107,16 @@ export interface ResourcePage {
   nodes: Neighbour[];
 }
 
-/** The page of `resource` from its edges and the heads of their other ends. */
+/**
+ * The page of `resource` from its edges and the heads of their other ends.
+ *
+ * @example
+ * ```ts
+ * const edges = await store.edges(pr.address);
+ * const heads = await store.getHeads(edges.flatMap((e) => [e.from, e.to]));
+ * resourcePage(pr, edges, heads).nodes; // the pull request and each issue it closes or mentions
+ * ```
+ */
 export function resourcePage(
   resource: Resource,
   edges: Edge[],

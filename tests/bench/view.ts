@@ -8,7 +8,8 @@
  * having drawn its answer; a fresh browser context each time, so nothing is
  * cached) and the bytes it transferred; and the hook's wall time with the
  * page open and polling (re-rendering after every Touch the hook records)
- * against the page closed, in alternating blocks of the same run.
+ * against the page closed, and likewise one MCP `resource` call answered by
+ * a running `rgraph serve-mcp`, in alternating blocks of the same run.
  * Reference, same run: `rgraph lookup` of one stored issue (a real process).
  *
  * @module
@@ -21,6 +22,7 @@ import type { NewTouch } from "../../lib/types.ts";
 import { issue, pull, repository } from "../fixtures_memory.ts";
 import { RGRAPH_FLAGS, sandbox } from "../helpers.ts";
 import { launchChromium, startView } from "../view_helpers.ts";
+import { ask, connect } from "../mcp_client.ts";
 
 const RESOURCES = 10_000;
 const TOUCHES = 10_000;
@@ -102,6 +104,19 @@ console.log(`reference: rgraph lookup ${ms(reference)} (median of ${lookups.leng
 const view = await startView(sb);
 const browser = await launchChromium();
 try {
+  // The server's own answer times, without a browser.
+  for (const path of ["/api/change", "/api/sessions", "/api/memory", "/api/value"]) {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`http://127.0.0.1:${view.port}${path}`, {
+        headers: { "x-rgraph-token": view.token },
+      });
+      await res.arrayBuffer();
+      times.push(performance.now() - t0);
+    }
+    console.log(`answer ${path.padEnd(14)} ${ms(median(times)).padStart(8)}`);
+  }
   for (
     const hash of ["#/sessions", "#/memory", "#/value", "#/resource/github%3Abench-0%2Frepo-0%231"]
   ) {
@@ -130,7 +145,10 @@ try {
 
   // The hook with the page closed, then open (polling, redrawing Sessions after each new Touch), alternating.
   const page = await browser.newPage();
+  const mcp = await connect(sb);
+  await ask(mcp, "github:bench-0/repo-0#1");
   const closed: number[] = [], open: number[] = [];
+  const askClosed: number[] = [], askOpen: number[] = [];
   let n = 0;
   const hook = () =>
     wall(
@@ -144,14 +162,17 @@ try {
         tool_use_id: `toolu_live_${n}`,
       }),
     );
-  for (let block = 0; block < 4; block++) {
+  for (let block = 0; block < 8; block++) {
     const isOpen = block % 2 === 1;
     if (isOpen) {
       await page.goto(`${view.url}#/sessions`, { waitUntil: "domcontentloaded" });
       await page.waitForSelector("body[data-rendered]");
     } else await page.goto("about:blank");
-    for (let i = 0; i < RUNS / 2; i++) {
+    for (let i = 0; i < RUNS / 4; i++) {
       (isOpen ? open : closed).push(await hook());
+      const t0 = performance.now();
+      await ask(mcp, `github:bench-0/repo-0#${1 + (n % 150)}`);
+      (isOpen ? askOpen : askClosed).push(performance.now() - t0);
       // Let the page see the change and redraw before the next hook, as a person's pace would.
       await new Promise((r) => setTimeout(r, 1600));
     }
@@ -160,8 +181,14 @@ try {
   console.log(
     `hook, page closed: ${ms(median(closed))}; page open: ${ms(median(open))} (${
       (median(open) / median(closed)).toFixed(2)
-    }×, ${open.length} runs each; the open page redrew ${rendered} times)`,
+    }×, ${open.length} runs each; the open page redrew ${rendered} times in its last block)`,
   );
+  console.log(
+    `MCP resource call, page closed: ${ms(median(askClosed))}; page open: ${ms(median(askOpen))} (${
+      (median(askOpen) / median(askClosed)).toFixed(2)
+    }×)`,
+  );
+  await mcp.close();
 } finally {
   await browser.close();
   await view.stop();

@@ -11,6 +11,12 @@ const live = document.getElementById("live");
 const SVG = "http://www.w3.org/2000/svg";
 /** How often the page asks whether anything changed (the server answers from a cache). */
 const POLL_MS = 1500;
+/**
+ * The least time between two redraws a change starts: while an agent works,
+ * Touches arrive every second, and redrawing (the server reading, the
+ * browser laying out) on each would take CPU from the hooks themselves.
+ */
+const REDRAW_MS = 5000;
 
 /** The only hrefs the page ever writes: its own views, and GitHub's pages. */
 function safeHref(href) {
@@ -162,7 +168,7 @@ async function sessionsView(params) {
   const pager = [];
   if (offset > 0) {
     pager.push(
-      h("a", { href: `#/sessions?offset=${Math.max(0, offset - 20)}` }, "← newer sessions"),
+      h("a", { href: `#/sessions?offset=${Math.max(0, offset - 10)}` }, "← newer sessions"),
     );
   }
   if (offset + data.sessions.length < data.total) {
@@ -666,6 +672,7 @@ async function render(options = {}) {
 }
 
 let lastMark = null;
+let lastRedraw = 0;
 
 async function poll() {
   if (document.visibilityState === "visible") {
@@ -673,6 +680,9 @@ async function poll() {
       const { mark } = await api("/api/change");
       live.classList.remove("offline");
       if (lastMark !== null && mark !== lastMark) {
+        // Too soon after the last redraw: keep the old mark, so a later poll redraws.
+        if (Date.now() - lastRedraw < REDRAW_MS) return setTimeout(poll, POLL_MS);
+        lastRedraw = Date.now();
         live.classList.add("pulse");
         setTimeout(() => live.classList.remove("pulse"), 600);
         await render({ keepFocus: true, keepScroll: true });
