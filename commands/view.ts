@@ -45,7 +45,8 @@ export async function main(args: string[]): Promise<number> {
   const port = portFlag(parsed.values.port);
   const config = loadConfig();
   const userId = requireUserId(config);
-  const store = await openStore(config);
+  // The page reads the graph store itself: only the outbox is sent on, no local index refreshed.
+  const store = await openStore(config, { sync: "outbox" });
   let cleanup = () => {};
   try {
     const view = await startView({

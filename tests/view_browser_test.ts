@@ -130,13 +130,22 @@ Deno.test({
             assert.ok(row.address?.startsWith(t.address.replace(/^github:/, "")), t.address);
             assert.equal(row.session, t.session_id ?? "");
           }
-          // Within a session, oldest first, as the CLI lists them.
-          const planner = json.filter((t) => t.session_id === "s-planner").map((t) => t.id);
+          // Within a session in time order, oldest first (the CLI lists the newest first).
+          const planner = json.filter((t) => t.session_id === "s-planner").map((t) => t.id)
+            .reverse();
           assert.deepEqual(
             shown.filter((r) => r.session === "s-planner").map((r) => r.id),
             planner,
           );
           assert.ok(shown.some((r) => r.status === "unresolved:not_found"));
+          // A hostile session id is shown as text.
+          const ids = await texts(page, ".session-id");
+          assert.ok(ids.includes(HOSTILE.session), JSON.stringify(ids));
+          assert.equal(await page.$("main img"), null);
+          assert.equal(
+            await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned),
+            undefined,
+          );
           assert.ok(shown.some((r) => r.status === "served:subsumed"));
         },
       );
@@ -175,6 +184,31 @@ Deno.test({
           assert.ok(found.some(([a]) => a === "github:lumendb/lumen#610"));
         },
       );
+
+      await t.step("a Listing's page lists its members as stored", async () => {
+        const key = `github:${FACTS.big.nameWithOwner}/issues?label=${
+          encodeURIComponent(FACTS.big.goodFirstIssue.label)
+        }&state=open`;
+        await visit(page, view, "#/memory", "[data-address]");
+        await page.click("#search", { count: 3 });
+        await page.type("#search", "issues?");
+        await page.waitForSelector(`[data-address="${key}"] a`);
+        await page.click(`[data-address="${key}"] a`);
+        await page.waitForSelector("[data-member]");
+        const members = await w.read((store) => store.listingMembers(key));
+        assert.equal(members.length, FACTS.big.goodFirstIssue.open);
+        assert.deepEqual(
+          await page.$$eval(
+            "[data-member]",
+            (rows) => rows.map((r) => r.getAttribute("data-member")),
+          ),
+          members.map((m) => m.address),
+        );
+        await visit(page, view, "#/memory", "[data-address]");
+        await page.click("#search", { count: 3 });
+        await page.type("#search", "planner");
+        await page.waitForSelector('[data-address="github:lumendb/lumen#610"]');
+      });
 
       await t.step("a Resource's references are followed by clicking the graph", async () => {
         await page.click('[data-address="github:lumendb/lumen#610"] a');

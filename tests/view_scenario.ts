@@ -35,6 +35,8 @@ export const HOSTILE = {
     "Filename: \u202Etxt.exe (a right-to-left override)",
   ].join("\n"),
   comment: "<iframe src=\"javascript:window.__pwned='frame'\"></iframe> +1 \u2066isolate\u2069",
+  /** A session id as a hostile harness payload could carry it. */
+  session: "s-<img src=x onerror=\"window.__pwned='session'\">",
 } as const;
 
 /** Records one Claude Code tool call or prompt of `session`. */
@@ -73,6 +75,7 @@ export async function viewScenario(): Promise<World> {
     hook_event_name: "UserPromptSubmit",
     prompt: `Also read https://github.com/${BIG}/issues/42 please`,
   });
+  await bash(w, HOSTILE.session, `gh issue view 7 -R ${BIG}`);
   await bash(w, "s-triage", `gh repo view ${BIG}`);
   await bash(
     w,

@@ -474,7 +474,7 @@ function listingBody(page) {
         page.members.map((m) =>
           h(
             "tr",
-            {},
+            { "data-member": m.address },
             h("td", {}, String(m.position + 1)),
             h(
               "td",
