@@ -198,7 +198,7 @@ Deno.test("a Listing keeps GitHub's order, also for members whose threads needed
   }
 });
 
-Deno.test("without a token, a Listing bigger than the hourly budget waits pending (with a note) until a token is configured; smaller ones proceed", async () => {
+Deno.test("without a token, Listings bigger than the hour's budget are unresolved rate_limited with their retry time (never pending without a reason); smaller work finishes first; a token configured later fetches them", async () => {
   const w = await world({ token: null });
   try {
     await w.fetched(`gh issue list -R ${BIG} --state open --limit 150`);
@@ -207,17 +207,16 @@ Deno.test("without a token, a Listing bigger than the hourly budget waits pendin
     await w.fetched(`gh issue view ${FACTS.big.noComments.number} -R ${BIG}`);
     const first = await w.sweep();
     assert.equal(first.source, "rest");
-    assert.deepEqual(first.unresolved, {}, "not a permanent reason");
     assert.equal(first.resolved, 1);
-    assert.equal(first.pending, 2);
-    // The issue, the free /rate_limit, and the issue's repository with its README: no
-    // budget spent on work that cannot finish.
-    assert.equal(w.gh.requests().rest, 4, "no budget spent on work that cannot finish");
-    assert.equal(first.errors.filter((e) => /left pending.*token/.test(e)).length, 2);
+    assert.deepEqual(first.unresolved, { rate_limited: 2 });
+    assert.equal(first.pending, 0);
+    assert.equal(first.retry_at, first.budgets.core?.reset_at);
+    assert.equal(first.errors.filter((e) => /members still to read/.test(e)).length, 2);
     const issues = `github:${BIG}/issues?state=open`;
     const pulls = `github:${BIG}/pulls?state=merged`;
     for (const key of [issues, pulls]) {
-      assert.equal(byAddress(await w.touches(), key).status, "pending");
+      const t = byAddress(await w.touches(), key);
+      assert.deepEqual([t.status, t.reason], ["unresolved", "rate_limited"]);
     }
 
     await w.sb.writeConfig(

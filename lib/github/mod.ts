@@ -18,6 +18,8 @@ export {
   type Budget,
   type ChangedHead,
   type Fetched,
+  type ListedMember,
+  type ListedPage,
   type ListingPage,
   type RateResource,
   type RepositoryAlong,

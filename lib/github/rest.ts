@@ -56,6 +56,8 @@ import {
   type Budget,
   type ChangedHead,
   type Fetched,
+  type ListedMember,
+  type ListedPage,
   type ListingPage,
   type RateResource,
   type Revalidated,
@@ -351,6 +353,16 @@ function restHead(i: RestIssue): ChangedHead {
   };
 }
 
+/**
+ * Requests reading a listed issue whole costs beyond its list page: its
+ * comment pages; a pull request also needs `/pulls/N` and (at least) a page
+ * each of files and review comments.
+ */
+function memberRequests(i: RestIssue): number {
+  const comments = Math.ceil(i.comments / 100);
+  return i.pull_request ? comments + 3 : comments;
+}
+
 /** Does a REST issue satisfy the filters `/issues` cannot express? */
 function matchesRest(a: ListingAddress, i: RestIssue): boolean {
   const h = restHead(i);
@@ -522,7 +534,11 @@ export class RestSource implements Source {
       return { status: "failed", message: unexpected(res.status), counts: true };
     }
     const issue = RestIssue(res.json, "issue");
-    if (stored.etag && issue.updated_at === stored.updated_at) return { status: "unchanged" };
+    // Without an ETag (a Listing's member) the issue's own answer shows whether it changed:
+    // its comments are read only when it did.
+    if (stored.updated_at !== "" && issue.updated_at === stored.updated_at) {
+      return { status: "unchanged" };
+    }
     return { status: "ok", value: await this.#complete(issue, res.etag, fetchedAt) };
   }
 
@@ -624,7 +640,7 @@ export class RestSource implements Source {
     return `${base}/issues?${p}`;
   }
 
-  async *listingPages(address: ListingAddress, limit: number): AsyncGenerator<ListingPage> {
+  async *listedPages(address: ListingAddress, limit: number): AsyncGenerator<ListedPage> {
     let next: string | null = this.#listUrl(address, null);
     let fetched = 0;
     while (next && fetched < limit) {
@@ -642,17 +658,32 @@ export class RestSource implements Source {
       const matching = (raw ? raw.items : arr(RestIssue)(res.json, "issues"))
         .filter((i) => matchesRest(address, i));
       const page = matching.slice(0, limit - fetched);
-      const positions = page.map((_, i) => fetched + i);
+      const members = page.map((issue, i): ListedMember => {
+        const { owner, repo } = ownerRepoOf(issue.repository_url);
+        return {
+          position: fetched + i,
+          address: itemAddress(owner, repo, issue.number).key,
+          updated_at: issue.updated_at,
+          requests: memberRequests(issue),
+          complete: () => this.#member(issue, fetchedAt),
+        };
+      });
       fetched += page.length;
       next = res.next;
-      // Every member whole, or the page fails: a member GitHub failed on is never left out.
-      const items = await Promise.all(page.map((i) => this.#member(i, fetchedAt)));
       // `/issues` gives no total. Matches cut off by the limit are counted
       // (the Listing is then not fully expanded); past the last page nothing
       // else matches, otherwise at least one more item may.
       const known = fetched + matching.length - page.length;
       const total = raw ? raw.total_count : next === null || known > fetched ? known : known + 1;
-      yield { items, positions, totalCount: total };
+      yield { members, totalCount: total };
+    }
+  }
+
+  async *listingPages(address: ListingAddress, limit: number): AsyncGenerator<ListingPage> {
+    for await (const page of this.listedPages(address, limit)) {
+      // Every member whole, or the page fails: a member GitHub failed on is never left out.
+      const items = await Promise.all(page.members.map((m) => m.complete()));
+      yield { items, positions: page.members.map((m) => m.position), totalCount: page.totalCount };
     }
   }
 

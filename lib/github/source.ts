@@ -91,6 +91,34 @@ export interface ListingPage {
 }
 
 /**
+ * A Listing member as a page of the list shows it, before its thread is
+ * read: enough to tell whether memory already holds it as it is now, and
+ * what reading it whole would cost.
+ */
+export interface ListedMember {
+  /** Its place in GitHub's order (0-based). */
+  position: number;
+  /** Its item Address key, where it lives now. */
+  address: string;
+  updated_at: string;
+  /**
+   * Requests still needed to read it whole: its comment pages (none when it
+   * has no comments: the list showed all of it), and a pull request's own
+   * detail, files and review comments.
+   */
+  requests: number;
+  /** Reads it whole (throws a {@link TransientError} naming it when GitHub fails on it). */
+  complete(): Promise<ItemResource>;
+}
+
+/** One page of a Listing's members as the list shows them (one request). */
+export interface ListedPage {
+  members: ListedMember[];
+  /** How many items GitHub says match the Listing. */
+  totalCount: number;
+}
+
+/**
  * Asks a fetch of items or of a Listing to bring their repository's own
  * Resource along, where that fits in the same request (GraphQL). A source
  * that cannot (REST) never calls it; the Sweep then fetches the repository
@@ -157,6 +185,15 @@ export interface Source {
     limit: number,
     along?: RepositoryAlong,
   ): AsyncGenerator<ListingPage>;
+  /**
+   * A Listing's members page by page as the list shows them, each page one
+   * request asked only when the next one is pulled, each member read whole
+   * only when asked: so the Sweep can spend a budget too small for the whole
+   * Listing on whole members, and resume later without reading again what
+   * memory holds (REST only; GraphQL pages come at full depth). At most
+   * `limit` members. Throws {@link UnavailableError}.
+   */
+  listedPages?(address: ListingAddress, limit: number): AsyncGenerator<ListedPage>;
   /**
    * Items of the Listing's repository updated since `since` (heads only) and
    * the Listing's current total (`null`: the source cannot count); `null` when the Listing cannot be revalidated

@@ -64,16 +64,13 @@ export class Budget {
    * Runs `work` if its estimated cost fits every budget it spends; otherwise
    * its groups are settled `rate_limited` while smaller work (or work on
    * another budget) goes on. Work bigger than a whole hour's budget can
-   * never be done in one run: without a token it stays pending with a note
-   * (a token, once configured, fetches it); with a token it is settled
-   * `rate_limited` (only a narrower request can be fetched).
+   * never be done in one run: it is settled `rate_limited` with a note (without a
+   * token, a token once configured fetches it; with one, only a narrower request).
    */
   async withBudget(groups: Group[], estimate: Cost, work: () => Promise<void>): Promise<void> {
     const { host } = this;
     const source = await host.source();
-    const cost: [RateResource, number][] = typeof estimate === "number"
-      ? [[source.main, estimate]]
-      : Object.entries(estimate) as [RateResource, number][];
+    const cost = this.#parts(source, estimate);
     const total = cost.reduce((a, [, n]) => a + n, 0);
     const limited = cost.find(([r]) => host.spent(r));
     if (limited) return await this.#limited(source, groups, limited[0]);
@@ -106,6 +103,36 @@ export class Budget {
     await this.#spend(cost, work);
   }
 
+  /**
+   * Runs `work` if `cost` fits what is left of every budget it spends now
+   * (learning an unknown budget first), and says whether it ran: for work
+   * done piece by piece, which stops where the budget does instead of
+   * settling anything.
+   */
+  async tryWith(cost: Cost, work: () => Promise<void>): Promise<boolean> {
+    const source = await this.host.source();
+    const parts = this.#parts(source, cost);
+    if (parts.some(([r]) => this.host.spent(r))) return false;
+    if (source.budget().remaining === null) {
+      this.#learning ??= source.learnBudget();
+      await this.#learning;
+    }
+    for (const [r, n] of parts) {
+      const { remaining, limit } = source.budget(r);
+      if (remaining === null) continue;
+      const room = remaining - keptBack(limit, this.host.reserve) - (this.#reserved.get(r) ?? 0);
+      if (n > room) return false;
+    }
+    await this.#spend(parts, work);
+    return true;
+  }
+
+  #parts(source: Source, cost: Cost): [RateResource, number][] {
+    return typeof cost === "number"
+      ? [[source.main, cost]]
+      : Object.entries(cost) as [RateResource, number][];
+  }
+
   /** Settles groups `rate_limited` for want of `resource`, retried after its reset. */
   async #limited(source: Source, groups: Group[], resource: RateResource): Promise<void> {
     if (groups.length === 0) return;
@@ -114,7 +141,7 @@ export class Budget {
     for (const g of groups) await this.host.settle(g.touches, RATE_LIMITED);
   }
 
-  /** Settles (or, without a token, gives back) work bigger than the whole hour's budget. */
+  /** Settles work bigger than the whole hour's budget `rate_limited`, saying what would fetch it. */
   async #tooBig(
     source: Source,
     groups: Group[],
@@ -125,21 +152,17 @@ export class Budget {
     const limit = source.budget(resource).limit;
     const hour = limit === null ? "the hourly budget" : `the ${limit} an hour`;
     for (const g of groups) {
-      if (source.mode === "rest") {
-        summary.rate_limited = true;
-        summary.errors.push(
-          `${g.address.key} needs about ${estimate} requests, more than ${hour} GitHub allows ` +
-            "without a token: left pending (configure [github] token, or log in with gh, " +
-            "and sweep again)",
-        );
-        await this.host.settle(g.touches, { status: "pending" });
-      } else {
-        summary.errors.push(
-          `${g.address.key} needs about ${estimate} points, more than ${hour} GitHub allows ` +
+      // Without a token the hour is what ran out; a token's hour is not, only the ask is too big.
+      if (source.mode === "rest") summary.rate_limited = true;
+      summary.errors.push(
+        source.mode === "rest"
+          ? `${g.address.key} needs about ${estimate} requests, more than ${hour} GitHub allows ` +
+            "without a token: unresolved rate_limited (configure [github] token, or log in " +
+            "with gh, and sweep again)"
+          : `${g.address.key} needs about ${estimate} points, more than ${hour} GitHub allows ` +
             "this token: unresolved rate_limited (ask for fewer members or narrower filters)",
-        );
-        await this.host.settle(g.touches, RATE_LIMITED);
-      }
+      );
+      await this.host.settle(g.touches, RATE_LIMITED);
     }
   }
 

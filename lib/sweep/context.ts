@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Fetched, RepositoryAlong, Source } from "../github/mod.ts";
+import type { Fetched, RateResource, RepositoryAlong, Source } from "../github/mod.ts";
 import type { Settlement, Store } from "../store/mod.ts";
 import type { Resource, Touch } from "../types.ts";
 import type { Cost } from "./budget.ts";
@@ -37,6 +37,19 @@ export interface SweepContext {
   failed(g: Group, message: string, counts: boolean): Promise<void>;
   /** Names in the summary something not stored because GitHub did not answer for all of it. */
   incomplete(key: string, message: string): void;
+  /**
+   * Runs `work` if `cost` fits what is left of the budget now, and says
+   * whether it ran (nothing is settled either way; see `budget.ts`).
+   */
+  tryBudget(cost: Cost, work: () => Promise<void>): Promise<boolean>;
+  /**
+   * Runs `work` for `groups` once every other piece of this run's work has
+   * ended (what would not finish whole within the budget yields to what
+   * will); a throw gives the groups back as any task's does.
+   */
+  later(groups: Group[], work: () => Promise<void>): void;
+  /** Notes that `resource` had no room for some work: it is retried after `resetAt`. */
+  limitedBy(resource: RateResource, resetAt: string | null): void;
   /** Runs `work` if its estimated cost fits the budget (see `budget.ts`). */
   withBudget(groups: Group[], estimate: Cost, work: () => Promise<void>): Promise<void>;
   /**

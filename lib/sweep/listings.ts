@@ -28,26 +28,11 @@ import type {
   ListingMember,
   Touch,
 } from "../types.ts";
-import type { Cost } from "./budget.ts";
 import type { SweepContext } from "./context.ts";
-import { listingRequests, pages } from "./cost.ts";
+import { listingRequests } from "./cost.ts";
+import { fetchListed } from "./listed.ts";
+import { putListing } from "./listing_put.ts";
 import { answeredBy, EVERY_PAGE_CAP, type Group } from "./groups.ts";
-
-/** REST requests per pull request: comments, `/pulls/N`, files, review comments. */
-const REST_PULL_REQUESTS = 4;
-
-/**
- * REST requests to fetch a Listing of `limit` members: its pages, then each
- * member's comments; a pull request also needs `/pulls/N`, its files and its
- * review comments. A free-text Listing's pages are searches, which spend the
- * search budget; the members' requests spend the core one.
- */
-function restListingRequests(a: ListingAddress, limit: number): Cost {
-  const members = a.listing === "pulls" ? REST_PULL_REQUESTS * limit : limit;
-  return a.filters.q === undefined
-    ? pages(limit) + members
-    : { search: pages(limit), core: members };
-}
 
 /** `since` for a Listing fetched at `fetchedAt`, with a margin for clock skew (unchanged items cost nothing: their `updated_at` is compared). */
 function sinceOf(fetchedAt: string): string {
@@ -90,14 +75,15 @@ export async function sweepListing(run: SweepContext, g: Group, a: ListingAddres
     );
   }
   const source = await run.source();
-  const cost = (n: number): Cost =>
-    source.mode === "rest" ? restListingRequests(a, n) : listingPoints(a, n);
-  [g, a] = await withoutTooBig(run, source, g, a, (n) => listingPoints(a, n));
+  const cost = (n: number) => listingPoints(a, n);
+  [g, a] = await withoutTooBig(run, source, g, a, cost);
   const limit = a.limit ?? EVERY_PAGE_CAP;
   if (match.outcome === "hit") {
     const changes = await source.listingChanges(a, sinceOf(match.listing.fetched_at));
     if (changes && await revalidateListing(run, g, a, match.listing, changes, limit)) return;
   }
+  // Without a token the cost is planned from what the list shows, page by page.
+  if (source.listedPages) return await fetchListed(run, source, g, a, limit);
   await run.withBudget([g], cost(limit), () => fetchListing(run, source, g, a, limit));
 }
 
@@ -179,30 +165,6 @@ async function fetchListing(
     { status: "resolved", target: a.key },
     listingRequests(members.length),
   );
-}
-
-async function putListing(
-  run: SweepContext,
-  a: ListingAddress,
-  limit: number,
-  total: number,
-  members: string[],
-  fetchedAt: string,
-): Promise<void> {
-  const listing: Listing = {
-    key: a.key,
-    owner: a.owner,
-    repo: a.repo,
-    listing: a.listing,
-    filters: a.filters,
-    limit,
-    total_count: Math.max(total, members.length),
-    member_count: members.length,
-    fully_expanded: members.length >= total,
-    fetched_at: fetchedAt,
-  };
-  await run.store.putListing(listing, members);
-  run.summary.listings_written++;
 }
 
 /**

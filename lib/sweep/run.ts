@@ -108,6 +108,8 @@ class Run implements SweepContext {
   readonly #limited = new Map<RateResource, string | null>();
   /** Each budget GitHub or the reserve says is spent: work needing it is not tried again. */
   readonly #spent = new Set<RateResource>();
+  /** Work put off until the rest of the run has ended (see {@link later}). */
+  #later: Task[] = [];
   /** Repositories not stored when the batch began, not yet asked to come along. */
   #unasked = new Set<string>();
   /** Repositories asked to come along this batch, by key. */
@@ -148,6 +150,14 @@ class Run implements SweepContext {
 
   withBudget(groups: Group[], estimate: Cost, work: () => Promise<void>): Promise<void> {
     return this.#budget.withBudget(groups, estimate, work);
+  }
+
+  tryBudget(cost: Cost, work: () => Promise<void>): Promise<boolean> {
+    return this.#budget.tryWith(cost, work);
+  }
+
+  later(groups: Group[], work: () => Promise<void>): void {
+    this.#later.push({ groups, work });
   }
 
   spent(resource: RateResource): boolean {
@@ -274,6 +284,22 @@ class Run implements SweepContext {
         this.summary.touches += leased.length;
         this.#total += leased.length;
         await this.batch(leased);
+      }
+      // What yielded to whole Touches spends what is left, oldest first.
+      while (this.#later.length) {
+        const tasks = this.#later;
+        this.#later = [];
+        for (const t of tasks) {
+          if (this.#stop) {
+            await this.giveBack(t.groups, this.#stop);
+            continue;
+          }
+          try {
+            await t.work();
+          } catch (e) {
+            await this.giveBack(t.groups, e);
+          }
+        }
       }
     } finally {
       for (const t of this.#open.values()) {
