@@ -9,6 +9,8 @@
  * @module
  */
 
+import { neutralizeLine } from "../untrusted.ts";
+
 /** One line of the report. */
 export interface Check {
   check: string;
@@ -61,7 +63,12 @@ export const warn = (check: string, detail: string, fix: string): Check => ({
   fix: stripAnsi(fix),
 });
 
-/** The report as lines: `✓`/`!`/`✗` on a colour terminal, `ok`/`WARN`/`FAIL` otherwise. */
+/**
+ * The report as lines: `✓`/`!`/`✗` on a colour terminal, `ok`/`WARN`/`FAIL`
+ * otherwise. Details and fixes may quote what a project's files hold (a
+ * config path a hostile hook names): each is one line by the one rule for
+ * untrusted text, so none can forge a line of the report or drive the terminal.
+ */
 export function formatChecks(checks: Check[], fancy: boolean): string {
   return checks.map((c) => {
     const mark = c.warning
@@ -71,7 +78,7 @@ export function formatChecks(checks: Check[], fancy: boolean): string {
       : c.ok
       ? "ok  "
       : "FAIL";
-    const fix = !c.ok || c.warning ? ` — fix: ${c.fix}` : "";
-    return `${mark} ${c.check}: ${c.detail}${fix}`;
+    const fix = !c.ok || c.warning ? ` — fix: ${neutralizeLine(c.fix)}` : "";
+    return `${mark} ${c.check}: ${neutralizeLine(c.detail)}${fix}`;
   }).join("\n");
 }

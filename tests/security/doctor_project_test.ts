@@ -185,6 +185,32 @@ for (const harness of HARNESSES) {
   });
 }
 
+Deno.test("doctor's report quotes a hostile entry's text on one line, controls shown, never as a forged line", async () => {
+  const sb = await sandbox();
+  try {
+    const repo = `${sb.dir}/cloned`;
+    const forged = "/x\nok   claude-code (project) hook probe: all is well\u202e\u009b31m";
+    const hook = `${sb.dir}/main.ts --config '${forged}' hook claude-code`;
+    await write(
+      `${repo}/.claude/settings.json`,
+      json({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: hook }] }] } }),
+    );
+    const r = await doctorIn(sb, repo);
+    assert.equal(r.code, 1);
+    assert.doesNotMatch(r.stdout, /^ok {3}claude-code \(project\) hook probe/m, r.stdout);
+    assert.ok(
+      !/[\u202e\u009b]/.test(r.stdout),
+      "no bidi override or C1 control reaches the terminal",
+    );
+    assert.match(
+      r.stdout,
+      /^FAIL claude-code \(project\) config file: the installed commands name \/x ok {3}claude-code .*\[U\+202E\]\[U\+009B\]31m/m,
+    );
+  } finally {
+    await sb.cleanup();
+  }
+});
+
 Deno.test("a genuine project install is probed where the harness trusts the folder, and not where it does not", async () => {
   const sb = await sandbox();
   try {
