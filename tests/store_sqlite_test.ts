@@ -241,6 +241,45 @@ dbTest("an older database is migrated on open and keeps its Touches", async ({ p
 });
 
 dbTest(
+  "memoryStats counts as writes go what exporting every Resource counts, through refetches and transfers",
+  async ({ path }) => {
+    const store = openEmbeddedStore(path);
+    try {
+      const counted = () => {
+        const resources = { repository: 0, issue: 0, pull_request: 0 };
+        let comments = 0;
+        for (const writes of store.exportResources()) {
+          for (const { resource: r } of writes) {
+            resources[r.kind]++;
+            if (r.kind !== "repository") comments += r.comments.length;
+            if (r.kind === "pull_request") comments += r.review_comments.length;
+          }
+        }
+        return { resources, comments };
+      };
+      const steps = [
+        [{ resource: repository() }, { resource: issue(1) }, { resource: issue(2) }],
+        [{ resource: pullRequest(3) }],
+        // A refetch with no comments, and one with more.
+        [
+          { resource: issue(1, { comments: [] }) },
+          { resource: issue(2, { comments: [...issue(9).comments, ...issue(8).comments] }) },
+        ],
+        // A transferred issue: a new node id at the old address replaces the stale Resource.
+        [{ resource: issue(2, { node_id: "I_transferred" }) }],
+      ];
+      for (const writes of steps) {
+        await store.putResources(writes);
+        const { resources, comments } = await store.memoryStats();
+        assert.deepEqual({ resources, comments }, counted());
+      }
+    } finally {
+      await store.close();
+    }
+  },
+);
+
+dbTest(
   "a database from before Touches were counted as they came counts the ones it holds",
   async ({ path }) => {
     const db = new DatabaseSync(path);

@@ -15,6 +15,7 @@
 
 import type { DatabaseSync } from "node:sqlite";
 import { TALLY_MIGRATION } from "./tally.ts";
+import { MEMORY_COUNTS_MIGRATION } from "./memory_counts.ts";
 
 /**
  * Migration N (1-based) brings the schema from version N-1 to N. Append only:
@@ -209,6 +210,8 @@ const MIGRATIONS: readonly string[] = [
   `,
   // 7: each user's running count of Touches, so reports need not read them all (see tally.ts).
   TALLY_MIGRATION,
+  // 8: what the shared memory holds, counted as it is written (see memory_counts.ts).
+  MEMORY_COUNTS_MIGRATION,
 ];
 
 /** The schema version this build writes. */

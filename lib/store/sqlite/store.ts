@@ -33,6 +33,7 @@ import {
 } from "../contract.ts";
 import { migrate, SchemaTooNewError } from "./schema.ts";
 import { avoidedSql, readUserStats } from "./tally.ts";
+import { readMemoryCounts } from "./memory_counts.ts";
 import { byRecorded, newestTouches, type PageEnd, touchFromRow } from "./touches.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
 import { faultError, openFault, storeFault } from "./faults.ts";
@@ -126,6 +127,9 @@ export class SqliteStore implements Store {
       // at forget time alone would miss those. Costs only bytes on pages
       // being written anyway, and freed pages (rare: Touch rows are small).
       this.#db.exec("PRAGMA secure_delete = ON");
+      // A row REPLACE removes fires its delete trigger, so the running counts
+      // (tally.ts, memory_counts.ts) stay true.
+      this.#db.exec("PRAGMA recursive_triggers = ON");
       migrate(this.#db);
       // NORMAL is durable against a killed process in WAL mode; only power loss can drop the last commit.
       this.#db.exec("PRAGMA synchronous = NORMAL");
@@ -870,15 +874,14 @@ export class SqliteStore implements Store {
 
   memoryStats(): Promise<MemoryStats> {
     return this.#op(() => {
-      const resources: Record<ResourceKind, number> = { repository: 0, issue: 0, pull_request: 0 };
-      for (const r of this.#all("SELECT kind, count(*) AS n FROM resources GROUP BY kind")) {
-        resources[r.kind as ResourceKind] = r.n as number;
-      }
-      const count = (table: string) => this.#get(`SELECT count(*) AS n FROM ${table}`)!.n as number;
+      const { resources, comments } = readMemoryCounts((sql, params) =>
+        this.#stmt(sql).all(params) as Row[]
+      );
       return {
         resources,
-        comments: count("comments"),
-        listings: count("listings"),
+        comments,
+        // Listings are few (one per question asked of a repository): counted as they are.
+        listings: this.#get("SELECT count(*) AS n FROM listings")!.n as number,
         size_bytes: this.#sizeOnDisk(),
       };
     });
