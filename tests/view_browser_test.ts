@@ -168,10 +168,7 @@ Deno.test({
           assert.equal(row[2], pr.resource.title);
           assert.equal(row[3], pr.resource.state);
           await page.type("#search", "planner");
-          await page.waitForFunction(
-            () => document.querySelectorAll("[data-address]").length < 10,
-            { timeout: 10_000 },
-          );
+          await page.waitForSelector('table.memory[data-query="planner"]', { timeout: 10_000 });
           const found = await page.$$eval(
             "[data-address]",
             (rows) =>
@@ -190,9 +187,9 @@ Deno.test({
           encodeURIComponent(FACTS.big.goodFirstIssue.label)
         }&state=open`;
         await visit(page, view, "#/memory", "[data-address]");
-        await page.click("#search", { count: 3 });
+        await page.$eval("#search", (e) => (e.value = ""));
         await page.type("#search", "issues?");
-        await page.waitForSelector(`[data-address="${key}"] a`);
+        await page.waitForSelector('table.memory[data-query="issues?"]', { timeout: 10_000 });
         await page.click(`[data-address="${key}"] a`);
         await page.waitForSelector("[data-member]");
         const members = await w.read((store) => store.listingMembers(key));
@@ -205,9 +202,9 @@ Deno.test({
           members.map((m) => m.address),
         );
         await visit(page, view, "#/memory", "[data-address]");
-        await page.click("#search", { count: 3 });
+        await page.$eval("#search", (e) => (e.value = ""));
         await page.type("#search", "planner");
-        await page.waitForSelector('[data-address="github:lumendb/lumen#610"]');
+        await page.waitForSelector('table.memory[data-query="planner"]', { timeout: 10_000 });
       });
 
       await t.step("a Resource's references are followed by clicking the graph", async () => {

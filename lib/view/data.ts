@@ -16,9 +16,9 @@
 
 import type { Config } from "../config.ts";
 import { formatStats, type StatsReport, statsReport } from "../setup/mod.ts";
-import { type MemoryPage, sendOutbox, type Store } from "../store/mod.ts";
+import { type MemoryPage, sendOutbox, type Store, type UserStats } from "../store/mod.ts";
 import { formatStatus, statusOf, type StatusReport } from "../sweep/mod.ts";
-import type { Listing, ListingMember } from "../types.ts";
+import type { Listing, ListingMember, Touch } from "../types.ts";
 import { neutralize } from "../untrusted.ts";
 import {
   cleanStrings,
@@ -35,6 +35,12 @@ export const MEMORY_PAGE = 100;
 
 /** Sessions per page of the Sessions view, the newest first. */
 export const SESSIONS_PAGE = 10;
+
+/** The newest Touches the Sessions view groups (a page at most reads these). */
+export const TOUCHES_READ = 5000;
+
+/** Days of Cache Reads the hit-rate chart shows. */
+const CHART_DAYS = 30;
 
 /** Members of a Listing shown on its page. */
 const LISTING_MEMBERS_SHOWN = 200;
@@ -53,6 +59,7 @@ export interface ValueView {
   stats_text: string;
   /** `rgraph status` as it prints, line by line. */
   status_lines: string[];
+  /** Cache Reads per day over the last 30 days. */
   reads_by_day: DayReads[];
 }
 
@@ -77,16 +84,31 @@ export class ViewData {
 
   /**
    * The user's Touches by harness and session, the newest session first,
-   * {@link SESSIONS_PAGE} sessions from `offset`.
+   * {@link SESSIONS_PAGE} sessions from `offset`, grouped from their newest
+   * {@link TOUCHES_READ} Touches (`read` says how many were; `rgraph
+   * touches` lists every one), so a redraw costs the same however many
+   * there are.
    */
   async sessions(offset: number): Promise<
-    { user_id: string; touches: number; total: number; offset: number; sessions: SessionView[] }
+    {
+      user_id: string;
+      read: number;
+      touches: number;
+      total: number;
+      offset: number;
+      sessions: SessionView[];
+    }
   > {
-    const touches = await this.#store.listTouches(this.#userId);
-    const all = sessionsOf(touches);
+    const newest: Touch[] = [];
+    for await (const page of this.#store.touchPages(this.#userId, {}, 1000)) {
+      newest.push(...page);
+      if (newest.length >= TOUCHES_READ) break;
+    }
+    const all = sessionsOf(newest.slice(0, TOUCHES_READ).reverse());
     return clean({
       user_id: this.#userId,
-      touches: touches.length,
+      read: Math.min(newest.length, TOUCHES_READ),
+      touches: touchCount(await this.#store.userStats(this.#userId)),
       total: all.length,
       offset,
       sessions: all.slice(offset, offset + SESSIONS_PAGE),
@@ -127,7 +149,10 @@ export class ViewData {
     const [user, memory, served] = await Promise.all([
       this.#store.userStats(this.#userId),
       this.#store.memoryStats(),
-      this.#store.listTouches(this.#userId, { status: "served" }),
+      this.#store.listTouches(this.#userId, {
+        status: "served",
+        since: new Date(now.getTime() - CHART_DAYS * 86_400_000).toISOString(),
+      }),
     ]);
     const stats = statsReport(this.#userId, null, user, memory);
     const status = statusOf(this.#config, user);
@@ -159,6 +184,13 @@ export class ViewData {
     }
     return this.#mark.value;
   }
+}
+
+/** How many Touches `stats` counts for the user, in every status. */
+function touchCount(u: UserStats): number {
+  const reads = u.cache_reads;
+  const unresolved = Object.values(u.unresolved).reduce((a, n) => a + (n ?? 0), 0);
+  return reads.hit + reads.subsumed + reads.miss + u.pending + u.resolved + unresolved;
 }
 
 /** Every string of an answer through the one rule for untrusted text. */

@@ -184,7 +184,9 @@ async function sessionsView(params) {
       h(
         "span",
         { class: "muted" },
-        ` — ${data.user_id}: ${data.touches} Touches in ${data.total} sessions`,
+        data.read < data.touches
+          ? ` — ${data.user_id}: ${data.total} sessions of the newest ${data.read} of ${data.touches} Touches`
+          : ` — ${data.user_id}: ${data.touches} Touches in ${data.total} sessions`,
       ),
     ),
     data.total === 0
@@ -205,24 +207,27 @@ async function sessionsView(params) {
 
 let memoryText = "";
 
+/**
+ * The search box, one element for the page's life: a redraw (live, or of a
+ * newer query) moves it rather than replacing it, so no keystroke is lost.
+ */
+const searchInput = h("input", {
+  type: "search",
+  id: "search",
+  placeholder: "Search by address or title",
+  autocomplete: "off",
+  oninput: () => {
+    memoryText = searchInput.value;
+    clearTimeout(memoryView.timer);
+    memoryView.timer = setTimeout(() => render({ keepFocus: true }), 200);
+  },
+});
+
 async function memoryView(params) {
   const offset = Number(params.get("offset") ?? 0) || 0;
-  const data = await api(
-    `/api/memory?q=${encodeURIComponent(memoryText)}&offset=${offset}`,
-  );
-  const input = h("input", {
-    type: "search",
-    id: "search",
-    placeholder: "Search by address or title",
-    value: memoryText,
-    autocomplete: "off",
-    oninput: () => {
-      memoryText = input.value;
-      clearTimeout(memoryView.timer);
-      memoryView.timer = setTimeout(() => render({ keepFocus: true }), 200);
-    },
-  });
-  input.value = memoryText;
+  const query = memoryText;
+  const data = await api(`/api/memory?q=${encodeURIComponent(query)}&offset=${offset}`);
+  const input = searchInput;
   const pager = [];
   if (offset > 0) {
     pager.push(
@@ -237,7 +242,7 @@ async function memoryView(params) {
     input,
     h(
       "table",
-      { class: "memory" },
+      { class: "memory", "data-query": query },
       h(
         "thead",
         {},
