@@ -33,6 +33,11 @@ Deno.test("without a token, a search Listing spends the search budget and the it
     assert.equal(s.budgets.core?.remaining, 60 - (s.requests - 2), JSON.stringify(s));
     assert.deepEqual(s.budget, s.budgets.core);
     const lines = await status(w.sb);
+    console.log(
+      `emulator, status after a search:\n${
+        lines.filter((l) => l.startsWith("GitHub budget")).join("\n")
+      }`,
+    );
     assert.ok(
       lines.some((l) => /^GitHub budget core: \d+ of 60 REST requests left/.test(l)),
       lines.join("\n"),

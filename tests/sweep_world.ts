@@ -73,15 +73,38 @@ export async function world(
   const extra = `[github]\n${token ? `token = "${token}"\n` : ""}api_url = "${gh.apiUrl}"\n` +
     `graphql_url = "${gh.graphqlUrl}"\n`;
   const sb = await sandbox({ extra });
+  const w: World = {
+    gh,
+    sb,
+    ...commands(sb),
+    async read(f) {
+      const store = openEmbeddedStore(sb.dbPath);
+      try {
+        return await f(store);
+      } finally {
+        await store.close();
+      }
+    },
+    async close() {
+      await gh.close();
+      await sb.cleanup();
+    },
+  };
+  return w;
+}
+
+/** What a person runs in a sandbox: Touches through the Claude Code hook, and the reading commands. */
+export type Commands = Pick<World, "fetched" | "prompted" | "sweep" | "touches" | "lookup">;
+
+/** The {@link Commands} of a sandbox, whatever GitHub its config points at (emulator, replay). */
+export function commands(sb: Sandbox): Commands {
   const hook = async (payload: Record<string, unknown>) => {
     const r = await sb.rgraph(["hook", "claude-code"], {
       stdin: JSON.stringify({ session_id: "s1", cwd: sb.dir, ...payload }),
     });
     assert.equal(r.code, 0, r.stderr);
   };
-  const w: World = {
-    gh,
-    sb,
+  return {
     fetched: (command) =>
       hook({
         hook_event_name: "PreToolUse",
@@ -105,20 +128,7 @@ export async function world(
       assert.equal(r.code, 0, r.stderr);
       return JSON.parse(r.stdout);
     },
-    async read(f) {
-      const store = openEmbeddedStore(sb.dbPath);
-      try {
-        return await f(store);
-      } finally {
-        await store.close();
-      }
-    },
-    async close() {
-      await gh.close();
-      await sb.cleanup();
-    },
   };
-  return w;
 }
 
 /** The Touch of `address` (there must be one). */

@@ -75,11 +75,16 @@ export class RestBudgets {
     const named = headers.get("x-ratelimit-resource");
     const resource = named === null ? asked : named;
     if (!isRestResource(resource)) return;
+    const remaining = finite(headers.get("x-ratelimit-remaining"));
+    const limit = finite(headers.get("x-ratelimit-limit"));
+    const reset = finite(headers.get("x-ratelimit-reset"));
+    // An answer without the headers (some errors) says nothing of any budget.
+    if (remaining === null && limit === null && reset === null) return;
     const before = this.seen(resource);
     this.#seen.set(resource, {
-      remaining: finite(headers.get("x-ratelimit-remaining")) ?? before.remaining,
-      limit: finite(headers.get("x-ratelimit-limit")) ?? before.limit,
-      reset: finite(headers.get("x-ratelimit-reset")) ?? before.reset,
+      remaining: remaining ?? before.remaining,
+      limit: limit ?? before.limit,
+      reset: reset ?? before.reset,
     });
   }
 

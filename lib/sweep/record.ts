@@ -154,7 +154,9 @@ export function nextRecord(before: SweepRecord, run: SweepRun): SweepRecord {
     checked_at: checked,
     last_error: error === null ? before.last_error : { at: ended, message: error },
     // A Sweep GitHub never answered (unreachable, say) learnt no budget: the last one seen stands.
-    budget: s && s.source !== "none" && (s.budget.remaining !== null || s.budget.limit !== null)
+    budget: s && s.source !== "none" &&
+        (s.budget.remaining !== null || s.budget.limit !== null ||
+          Object.keys(s.budgets ?? {}).length > 0)
       ? {
         source: s.source,
         remaining: s.budget.remaining,
