@@ -8,7 +8,8 @@
 
 import { UserError } from "./lib/errors.ts";
 import { clipLine, neutralizeLine } from "./lib/untrusted.ts";
-import { defaultDataDir, takeConfigOption } from "./lib/config_path.ts";
+import { defaultDataDir, privateDataDir, takeConfigOption } from "./lib/config_path.ts";
+import { appendPrivateFile } from "./lib/private_files.ts";
 
 /** What every command module exports. */
 export type CommandMain = (args: string[]) => Promise<number>;
@@ -98,11 +99,12 @@ export async function run(args: string[]): Promise<number> {
 function saveTrace(text: string): string | null {
   const dir = defaultDataDir();
   try {
-    Deno.mkdirSync(dir, { recursive: true });
-    Deno.writeTextFileSync(`${dir}/error.log`, text, { append: true });
+    privateDataDir(dir);
+    appendPrivateFile(`${dir}/error.log`, text);
     return `${dir}/error.log`;
   } catch {
     try {
+      // Made 0600 under a fresh name, like every temporary file Deno makes.
       const file = Deno.makeTempFileSync({ prefix: "rgraph-error-", suffix: ".log" });
       Deno.writeTextFileSync(file, text);
       return file;

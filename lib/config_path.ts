@@ -17,6 +17,7 @@
  */
 
 import { UsageError } from "./errors.ts";
+import { privateDir } from "./private_files.ts";
 
 function env(name: string): string | undefined {
   try {
@@ -70,6 +71,23 @@ export function configPath(): string {
 /** The default data directory: `$XDG_DATA_HOME/rgraph` (else `~/.local/share/rgraph`). */
 export function defaultDataDir(): string {
   return `${env("XDG_DATA_HOME") ?? `${home()}/.local/share`}/rgraph`;
+}
+
+/**
+ * The data directory `dir` (the folder of the store), created 0700 or
+ * verified: another user's, or one group or others may write, is refused
+ * with `UnsafePathError` (`private_files.ts`). rgraph's default one is also
+ * narrowed to 0700 when others may read it (an older rgraph made it 0755);
+ * a folder `[store] path` names keeps the mode its owner gave it.
+ *
+ * @example
+ * ```ts
+ * import { defaultDataDir, privateDataDir } from "./config_path.ts";
+ * privateDataDir(defaultDataDir()); // "/home/me/.local/share/rgraph", now 0700
+ * ```
+ */
+export function privateDataDir(dir: string): string {
+  return privateDir(dir, { narrow: dir === defaultDataDir() });
 }
 
 /**

@@ -41,6 +41,7 @@ export const PRIVATE_DIR_MODE = 0o700;
 
 const GROUP_OTHER_WRITE = 0o022;
 const GROUP_OTHER_ANY = 0o077;
+const STICKY = 0o1000;
 
 /**
  * A path rgraph will not use: another user's, open to others' writes, or
@@ -50,16 +51,28 @@ const GROUP_OTHER_ANY = 0o077;
  * @example
  * ```ts
  * import { UnsafePathError } from "./private_files.ts";
- * const e = new UnsafePathError("/tmp/d", "is writable by group or others (mode 0777)", "chmod 700 /tmp/d");
+ * const e = new UnsafePathError("/tmp/d", "writable", "is writable by group or others (mode 0777)", "chmod 700 /tmp/d");
  * e.message; // "/tmp/d is writable by group or others (mode 0777): chmod 700 /tmp/d"
  * ```
  */
 export class UnsafePathError extends UserError {
-  constructor(readonly path: string, problem: string, fix: string) {
+  constructor(
+    readonly path: string,
+    readonly reason: UnsafeReason,
+    problem: string,
+    fix: string,
+  ) {
     super(`${path} ${problem}: ${fix}`);
     this.name = "UnsafePathError";
   }
 }
+
+/**
+ * Why a path was refused: another user's (`owner`), writable by group or
+ * others (`writable`), a symbolic or hard link or a file swapped while being
+ * opened (`link`), or a file where a folder belongs or the reverse (`kind`).
+ */
+export type UnsafeReason = "owner" | "writable" | "link" | "kind";
 
 const SAFE_WORD = /^[A-Za-z0-9_\/.:=@%+,-]+$/;
 
@@ -122,14 +135,20 @@ function checkOwner(path: string, info: Deno.FileInfo, what: "folder" | "file"):
         q(`${path}.untrusted`)
       }) or point XDG_DATA_HOME or [store] path elsewhere`
       : `remove it (rm ${q(path)}) and let rgraph create its own`;
-    throw new UnsafePathError(path, `is owned by another user (uid ${info.uid})`, fix);
+    throw new UnsafePathError(path, "owner", `is owned by another user (uid ${info.uid})`, fix);
   }
   if (info.mode !== null && (info.mode & GROUP_OTHER_WRITE) !== 0) {
-    const mode = what === "folder" ? "700" : "600";
+    const shared = what === "folder" && (info.mode & STICKY) !== 0;
+    const fix = shared
+      ? "it is a shared folder (like /tmp): keep rgraph's data in a folder of your own (set XDG_DATA_HOME or [store] path)"
+      : what === "folder"
+      ? `if its contents are yours, chmod -R go-w ${q(path)}; else move it away`
+      : `if it is yours, chmod 600 ${q(path)}; else remove it`;
     throw new UnsafePathError(
       path,
+      "writable",
       `is writable by group or others (mode ${octal(info.mode)})`,
-      `if its contents are yours, chmod ${mode} ${q(path)}; else remove it`,
+      fix,
     );
   }
 }
@@ -144,7 +163,12 @@ function checkDir(path: string, narrow: boolean): void {
   if (link.isSymlink) checkOwner(path, { ...link, mode: null }, "file");
   const info = link.isSymlink ? Deno.statSync(path) : link;
   if (!info.isDirectory) {
-    throw new UnsafePathError(path, "is not a folder", `remove it (rm ${q(path)})`);
+    throw new UnsafePathError(
+      path,
+      "kind",
+      "is not a folder",
+      `move it aside (mv ${q(path)} ${q(`${path}.aside`)})`,
+    );
   }
   checkOwner(path, info, "folder");
   if (narrow && info.mode !== null && (info.mode & GROUP_OTHER_ANY) !== 0) {
@@ -212,17 +236,24 @@ function checkExistingFile(path: string): Deno.FileInfo | null {
   if (info.isSymlink) {
     throw new UnsafePathError(
       path,
+      "link",
       "is a symbolic link where rgraph keeps a file of its own",
       `remove the link (rm ${q(path)})`,
     );
   }
   if (!info.isFile) {
-    throw new UnsafePathError(path, "is not a regular file", `remove it (rm -r ${q(path)})`);
+    throw new UnsafePathError(
+      path,
+      "kind",
+      "is not a regular file",
+      `move it aside (mv ${q(path)} ${q(`${path}.aside`)})`,
+    );
   }
   checkOwner(path, info, "file");
   if (info.nlink !== null && info.nlink > 1) {
     throw new UnsafePathError(
       path,
+      "link",
       `has ${info.nlink} hard links, so it is also another file`,
       `remove it (rm ${q(path)}) and let rgraph create its own`,
     );
@@ -286,6 +317,7 @@ export function openPrivateFile(path: string, options: PrivateOpenOptions = {}):
       if (opened.ino !== seen.ino || opened.dev !== seen.dev || !opened.isFile) {
         throw new UnsafePathError(
           path,
+          "link",
           "was replaced while rgraph opened it",
           `check who else writes to ${q(path.slice(0, path.lastIndexOf("/")) || "/")}`,
         );

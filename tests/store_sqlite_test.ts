@@ -100,7 +100,8 @@ dbTest("a database from a newer rgraph is refused with a clear error", ({ path }
 
 dbTest("a store that cannot be created is a one-line error naming the file", async ({ dir }) => {
   await Deno.writeTextFile(`${dir}/blocker`, "a file where a directory should be");
-  for (const path of [`${dir}/blocker/rgraph.db`, dir]) {
+  await Deno.mkdir(`${dir}/folder`);
+  for (const path of [`${dir}/blocker/rgraph.db`, `${dir}/folder`]) {
     assert.throws(() => openEmbeddedStore(path), (e) => {
       assert.ok(e instanceof UserError, String(e));
       assert.ok(e.message.startsWith(`cannot open the store ${path} (`), e.message);

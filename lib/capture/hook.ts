@@ -28,7 +28,8 @@
  */
 
 import type { Address, NewTouch } from "../types.ts";
-import { defaultDataDir } from "../config_path.ts";
+import { defaultDataDir, privateDataDir } from "../config_path.ts";
+import { appendPrivateFile } from "../private_files.ts";
 import { addressesFromPrompt, addressesFromToolCall, type ParseContext } from "../address/mod.ts";
 import { type HookConfig, loadHookConfig } from "./hook_config.ts";
 import {
@@ -85,16 +86,19 @@ function keptTouches(touches: NewTouch[], spool: string, cause: unknown): string
   return `kept ${which(touches)} in ${spool} until the store can take them: ${why(cause)}`;
 }
 
-/** Appends one line per problem to `<dataDir>/hook.log`; never throws. */
+/**
+ * Appends one line per problem to `<dataDir>/hook.log`; never throws. A data
+ * directory or log that is not private (another user's, writable by others,
+ * a planted link) gets nothing.
+ */
 export function logHookProblem(dataDir: string, harness: string, problem: unknown): void {
   const text = problem instanceof Error ? problem.message : String(problem);
   const line = neutralizeLine(text.split("\n")[0].slice(0, 500));
   try {
-    Deno.mkdirSync(dataDir, { recursive: true });
-    Deno.writeTextFileSync(
+    privateDataDir(dataDir);
+    appendPrivateFile(
       `${dataDir}/hook.log`,
       `${new Date().toISOString()} ${neutralizeLine(harness || "-")}: ${line}\n`,
-      { append: true },
     );
   } catch {
     // Nowhere to log: staying silent is the rule.
@@ -254,6 +258,8 @@ export async function runHook(
     const event = adapter.parse(payload, { event: options.event });
     const config = await loadHookConfig();
     dataDir = config.data_dir;
+    // A data directory another user owns or may write is refused: nothing read, written or said.
+    privateDataDir(dataDir);
     if (event.type === "session_start") {
       // The session hint records nothing and only points the model at memory, so a pause (or
       // the capture policy) never withholds it.

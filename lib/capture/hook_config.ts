@@ -5,14 +5,21 @@
  * was ~6 ms of CPU per hook, about a quarter of its cost over a bare
  * `deno run`.
  *
- * So the file is parsed by `config.ts` only when its text changes: the values
- * the hook needs are kept in `<data_dir>/hook-config.json` under a hash of the
- * file's path, its text and the data directory, and any later hook that reads
- * the same text takes them from there. The cache holds identity, the store
- * path and the capture policy only — never a token or a password — and
- * anything unexpected (no
- * cache, another key, a corrupt file, a file that cannot be written) falls
- * back to parsing, so it can make the hook slower, never wrong.
+ * So the file is parsed by `config.ts` only when it changed: the values the
+ * hook needs are kept in `<data_dir>/hook-config.json` under a key made of
+ * the file's path, the data directory and what `stat` says of the file
+ * (device, inode, size, modification and change times) — never its text,
+ * nor any hash of it, which would let anyone holding the cache test guesses
+ * at a token or password. Any edit, `chmod` or replacement changes the
+ * change time. A file changed in the last {@link RACY_MS} ms is not cached
+ * (as git treats a "racily clean" index entry): a second edit within the
+ * timestamps' granularity could leave the same times (Deno gives the change
+ * time in whole seconds). The cache
+ * holds identity, the store path and the capture policy only — never a
+ * token or a password — and anything unexpected (no cache, another key, a
+ * corrupt file, a data directory that is not private, a file that cannot be
+ * written) falls back to parsing, so it can make the hook slower, never
+ * wrong.
  *
  * @example
  * ```ts
@@ -25,8 +32,8 @@
 
 import type * as ConfigModule from "../config.ts";
 import type { Config } from "../config.ts";
-import { configPath, defaultDataDir } from "../config_path.ts";
-import { sha256Hex } from "../digest.ts";
+import { configPath, defaultDataDir, privateDataDir } from "../config_path.ts";
+import { checkPrivateDir, writePrivateFile } from "../private_files.ts";
 
 /** What the hook reads from the config: who records, into which store, and what it may record. */
 export type HookConfig = Pick<Config, "file" | "data_dir" | "identity" | "capture"> & {
@@ -38,9 +45,10 @@ export type HookConfig = Pick<Config, "file" | "data_dir" | "identity" | "captur
  * a cache written by an older rgraph (without it) is parsed again, never
  * used with the field missing.
  */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true });
+/** A config file modified this recently is parsed, not cached: see the module doc. */
+export const RACY_MS = 2_000;
 
 interface CacheFile {
   key: string;
@@ -48,7 +56,7 @@ interface CacheFile {
 }
 
 /** The part of `config.ts` the hook needs when the file changed. */
-type ConfigParser = Pick<typeof ConfigModule, "loadConfig" | "parseConfig">;
+type ConfigParser = Pick<typeof ConfigModule, "loadConfig">;
 
 // Specifier built at run time: a literal one makes Deno resolve the npm
 // package while loading the hook's module graph, which is the cost avoided.
@@ -82,47 +90,67 @@ function readCache(path: string, key: string): HookConfig | null {
 }
 
 /** Replaces the cache in one rename, so a concurrent hook reads the old file or the new one. */
-function writeCache(path: string, cache: CacheFile): void {
-  const tmp = `${path}.${Deno.pid}.tmp`;
+function writeCache(dataDir: string, cache: CacheFile): void {
   try {
-    Deno.mkdirSync(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-    Deno.writeTextFileSync(tmp, JSON.stringify(cache));
-    Deno.renameSync(tmp, path);
+    privateDataDir(dataDir);
+    writePrivateFile(hookConfigCachePath(dataDir), JSON.stringify(cache));
   } catch {
-    // Not writable: the next hook parses again.
-    try {
-      Deno.removeSync(tmp);
-    } catch {
-      // Never written.
-    }
+    // Not writable, or not private: the next hook parses again.
   }
+}
+
+/**
+ * Whether the cache in `dataDir` may be read and written: the folder is not
+ * there yet (the write makes it 0700), or is ours and others cannot write it.
+ */
+function cacheTrusted(dataDir: string): boolean {
+  try {
+    checkPrivateDir(dataDir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The cache key of the config file `file` as it is now, `"absent"` in it
+ * when there is none; `null` when it cannot be examined, or changed too
+ * recently to be told apart from a next edit.
+ */
+function cacheKey(file: string, dataDir: string, now: number): string | null {
+  let seen: (number | null)[] | "absent";
+  try {
+    const s = Deno.statSync(file);
+    const mtime = s.mtime?.getTime() ?? null;
+    const ctime = s.ctime?.getTime() ?? null;
+    if (mtime === null || now - Math.max(mtime, ctime ?? mtime) < RACY_MS) return null;
+    seen = [s.dev, s.ino, s.size, mtime, ctime];
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) return null;
+    seen = "absent";
+  }
+  return JSON.stringify([CACHE_FORMAT, file, dataDir, seen]);
 }
 
 /**
  * The hook's config values from `file` (default: {@link configPath}), the same
  * as `loadConfig(file)` gives. Throws `ConfigError` for a file that cannot be
- * read or parsed, as `loadConfig` does.
+ * read or parsed, as `loadConfig` does. `now` (a clock in ms) decides
+ * whether the file changed too recently to be cached.
  */
-export async function loadHookConfig(file: string = configPath()): Promise<HookConfig> {
+export async function loadHookConfig(
+  file: string = configPath(),
+  now: number = Date.now(),
+): Promise<HookConfig> {
   const dataDir = defaultDataDir();
-  let text: string | null = null;
-  let readError = false;
-  try {
-    // Strict, as loadConfig decodes: bytes that are not UTF-8 must not reach
-    // the cache as U+FFFD (they would record Touches under a mangled user id).
-    text = STRICT_UTF8.decode(Deno.readFileSync(file));
-  } catch (e) {
-    readError = !(e instanceof Deno.errors.NotFound);
-  }
-  const key = sha256Hex(JSON.stringify([CACHE_FORMAT, file, text, dataDir]));
-  const cachePath = hookConfigCachePath(dataDir);
-  if (!readError) {
-    const cached = readCache(cachePath, key);
+  const key = cacheKey(file, dataDir, now);
+  const trusted = key !== null && cacheTrusted(dataDir);
+  if (trusted) {
+    const cached = readCache(hookConfigCachePath(dataDir), key);
     if (cached) return cached;
   }
-  const { loadConfig, parseConfig } = await configParser();
-  // A file that cannot be read or is not UTF-8 is reported the way loadConfig reports it.
-  const full = readError ? loadConfig(file) : parseConfig(text, file);
+  const { loadConfig } = await configParser();
+  const full = loadConfig(file);
   const config: HookConfig = {
     file: full.file,
     data_dir: full.data_dir,
@@ -130,6 +158,6 @@ export async function loadHookConfig(file: string = configPath()): Promise<HookC
     store: { path: full.store.path },
     capture: full.capture,
   };
-  writeCache(cachePath, { key, config });
+  if (trusted) writeCache(dataDir, { key, config });
   return config;
 }

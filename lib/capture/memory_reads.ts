@@ -22,6 +22,8 @@
  * @module
  */
 
+import { privateDir, writePrivateFile } from "../private_files.ts";
+
 /** What the hook knows about one `resource` call. */
 export interface MemoryReadNote {
   user_id: string;
@@ -66,10 +68,9 @@ export function memoryReadsDir(dataDir: string): string {
  * I/O errors; the hook logs them.
  */
 export function noteMemoryRead(dir: string, note: MemoryReadNote): void {
-  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  privateDir(dir, { narrow: true });
   const name = `${Date.parse(note.noted_at)}-${crypto.randomUUID()}`;
-  Deno.writeTextFileSync(`${dir}/${name}.tmp`, JSON.stringify(note), { mode: 0o600 });
-  Deno.renameSync(`${dir}/${name}.tmp`, `${dir}/${name}.json`);
+  writePrivateFile(`${dir}/${name}.json`, JSON.stringify(note));
 }
 
 function readNote(path: string): MemoryReadNote | null {

@@ -19,6 +19,9 @@
  * @module
  */
 
+import { privateDataDir } from "../config_path.ts";
+import { writePrivateFile } from "../private_files.ts";
+
 /** Whether capture is paused now, since when and until when (`null`: until `rgraph resume`). */
 export type PauseState =
   | { paused: false }
@@ -85,10 +88,8 @@ function unreadable(): PauseState {
 export function pauseCapture(dataDir: string, until: Date | null, now: Date = new Date()) {
   const path = pauseFilePath(dataDir);
   const file: PauseFile = { paused_at: now.toISOString(), until: until?.toISOString() ?? null };
-  Deno.mkdirSync(dataDir, { recursive: true });
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  Deno.writeTextFileSync(tmp, JSON.stringify(file), { mode: 0o600 });
-  Deno.renameSync(tmp, path);
+  privateDataDir(dataDir);
+  writePrivateFile(path, JSON.stringify(file));
 }
 
 /** Ends a pause; returns whether one was in effect. */

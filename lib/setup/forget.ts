@@ -23,6 +23,7 @@ import { parseAsked } from "../serve/mod.ts";
 import { scrubSweepRecord } from "../sweep/mod.ts";
 import type { Touch } from "../types.ts";
 import { touchJson, touchTable } from "./touches.ts";
+import { checkPrivateFile, PRIVATE_FILE_MODE } from "../private_files.ts";
 
 /** What a forget removed (or, with `dry_run`, would remove). */
 export interface ForgetReport {
@@ -132,10 +133,10 @@ function namedAddresses(line: string, githubLogin: string | null): string[] {
 function scrubLog(path: string, names: (line: string) => boolean, dryRun: boolean): number {
   for (let attempt = 0; attempt < 5; attempt++) {
     let text: string;
-    let mode: number | null;
     try {
+      // Never a planted link (and a log an older rgraph made 0644 is narrowed first).
+      if (!checkPrivateFile(path)) return 0;
       text = Deno.readTextFileSync(path);
-      mode = Deno.statSync(path).mode;
     } catch (e) {
       if (e instanceof Deno.errors.NotFound) return 0;
       throw e;
@@ -144,8 +145,8 @@ function scrubLog(path: string, names: (line: string) => boolean, dryRun: boolea
     const kept = lines.filter((line) => line === "" || !names(line));
     const gone = lines.length - kept.length;
     if (gone === 0 || dryRun) return gone;
-    const tmp = `${path}.${Deno.pid}.tmp`;
-    Deno.writeTextFileSync(tmp, kept.join("\n"), { mode: (mode ?? 0o600) & 0o777 });
+    const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+    Deno.writeTextFileSync(tmp, kept.join("\n"), { mode: PRIVATE_FILE_MODE, createNew: true });
     if (Deno.statSync(path).size === new TextEncoder().encode(text).length) {
       Deno.renameSync(tmp, path);
       return gone;

@@ -29,6 +29,12 @@ import {
 } from "../capture/mod.ts";
 import { sha256Hex } from "../digest.ts";
 import project from "../../deno.json" with { type: "json" };
+import {
+  checkPrivateFile,
+  PRIVATE_FILE_MODE,
+  privateDir,
+  writePrivateFile,
+} from "../private_files.ts";
 
 /** The entry file of a bundle. */
 export const BUNDLE_ENTRY = "hook_bundled.js";
@@ -89,11 +95,18 @@ async function sourcesOf(spec: BundleSpec): Promise<string[]> {
     .map((s) => decodeURIComponent(new URL(s).pathname)).sort();
 }
 
-/** Replaces `path` in one rename, so a hook reads the old file or the new one. */
-function writeAtomically(path: string, text: string): void {
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  Deno.writeTextFileSync(tmp, text);
-  Deno.renameSync(tmp, path);
+/**
+ * Makes the bundle's folder (and `hook-bundle/` above it) 0700, and
+ * verifies every file already in it: code every hook runs must be no one
+ * else's to change, whatever the umask. A folder or file another user owns
+ * or may write is refused with the fix (`UnsafePathError`).
+ */
+function privateBundleDir(dir: string): void {
+  privateDir(dir.slice(0, dir.lastIndexOf("/")), { narrow: true });
+  privateDir(dir, { narrow: true });
+  for (const e of Deno.readDirSync(dir)) {
+    if (!e.isDirectory) checkPrivateFile(`${dir}/${e.name}`);
+  }
 }
 
 /**
@@ -115,6 +128,7 @@ export async function buildHookBundle(spec: BundleSpec): Promise<"built" | "curr
     ]),
   );
   const manifest: HookBundleManifest = { key, sources, fallback: spec.fallback };
+  privateBundleDir(spec.dir);
   const existing = readBundleManifest(spec.dir);
   let entryThere = false;
   try {
@@ -123,10 +137,9 @@ export async function buildHookBundle(spec: BundleSpec): Promise<"built" | "curr
     // not built yet
   }
   if (existing?.key === key && entryThere) {
-    writeAtomically(`${spec.dir}/${BUNDLE_MANIFEST}`, JSON.stringify(manifest));
+    writePrivateFile(`${spec.dir}/${BUNDLE_MANIFEST}`, JSON.stringify(manifest));
     return "current";
   }
-  Deno.mkdirSync(spec.dir, { recursive: true });
   const build = Deno.makeTempDirSync({ dir: spec.dir, prefix: ".build-" });
   try {
     await deno(spec, [
@@ -146,9 +159,12 @@ export async function buildHookBundle(spec: BundleSpec): Promise<"built" | "curr
     // Chunks (named by their content) first, the entry last: a hook starting meanwhile loads the
     // old entry with its old chunks, or the new entry with its new ones.
     for (const name of [...built.filter((n) => n !== BUNDLE_ENTRY), BUNDLE_ENTRY]) {
+      // deno bundle writes with the umask's mode (0664 at umask 002); the build folder is 0700,
+      // so nobody else reaches the file between this and the rename.
+      Deno.chmodSync(`${build}/${name}`, PRIVATE_FILE_MODE);
       Deno.renameSync(`${build}/${name}`, `${spec.dir}/${name}`);
     }
-    writeAtomically(`${spec.dir}/${BUNDLE_MANIFEST}`, JSON.stringify(manifest));
+    writePrivateFile(`${spec.dir}/${BUNDLE_MANIFEST}`, JSON.stringify(manifest));
     for (const e of Deno.readDirSync(spec.dir)) {
       if (e.isFile && e.name !== BUNDLE_MANIFEST && !built.includes(e.name)) {
         Deno.removeSync(`${spec.dir}/${e.name}`);

@@ -15,6 +15,9 @@
  * @module
  */
 
+import { privateDataDir } from "../config_path.ts";
+import { checkPrivateFile, openPrivateFile } from "../private_files.ts";
+
 /** What started a Sweep. */
 export type SweepTrigger = "auto" | "manual";
 
@@ -43,8 +46,9 @@ export async function acquireSweepLock(
   dataDir: string,
   trigger: SweepTrigger,
 ): Promise<SweepLock | null> {
-  Deno.mkdirSync(dataDir, { recursive: true });
-  const file = Deno.openSync(lockPath(dataDir), { read: true, write: true, create: true });
+  privateDataDir(dataDir);
+  // Emptied only once locked, and never through a planted link (one truncated its target).
+  const file = openPrivateFile(lockPath(dataDir));
   try {
     let held = file.tryLockSync(true);
     for (let i = 1; !held && i < ATTEMPTS; i++) {
@@ -82,6 +86,7 @@ export async function acquireSweepLock(
 export function sweepLockHolder(dataDir: string): LockHolder | null {
   let file: Deno.FsFile;
   try {
+    if (!checkPrivateFile(lockPath(dataDir))) return null;
     file = Deno.openSync(lockPath(dataDir), { read: true });
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null;

@@ -21,6 +21,8 @@
 import type { SweepTrigger } from "./lock.ts";
 import { summaryLine, type SweepSummary } from "./summary.ts";
 import { neutralizeLine } from "../untrusted.ts";
+import { privateDataDir } from "../config_path.ts";
+import { appendPrivateFile, writePrivateFile } from "../private_files.ts";
 
 /** How a Sweep ended. */
 export type SweepOutcome =
@@ -203,11 +205,8 @@ export function readSweepRecord(dataDir: string): SweepRecord {
 
 /** Replaces the record in one rename, so a reader sees the old one or the new one. */
 export function writeSweepRecord(dataDir: string, record: SweepRecord): void {
-  Deno.mkdirSync(dataDir, { recursive: true });
-  const path = recordPath(dataDir);
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  Deno.writeTextFileSync(tmp, JSON.stringify(record, null, 2) + "\n");
-  Deno.renameSync(tmp, path);
+  privateDataDir(dataDir);
+  writePrivateFile(recordPath(dataDir), JSON.stringify(record, null, 2) + "\n");
 }
 
 /**
@@ -235,9 +234,7 @@ export function scrubSweepRecord(
 
 /** Appends one line to `<data dir>/sweep.log`. */
 export function appendSweepLog(dataDir: string, line: string): void {
-  Deno.mkdirSync(dataDir, { recursive: true });
+  privateDataDir(dataDir);
   // A log is read in a terminal: its line (errors quoting GitHub or a store) follows the one rule.
-  Deno.writeTextFileSync(`${dataDir}/sweep.log`, `${neutralizeLine(line.split("\n")[0])}\n`, {
-    append: true,
-  });
+  appendPrivateFile(`${dataDir}/sweep.log`, `${neutralizeLine(line.split("\n")[0])}\n`);
 }

@@ -17,6 +17,8 @@
 
 import type { Skip } from "./decode.ts";
 import { neutralizeLine } from "../../untrusted.ts";
+import { privateDataDir } from "../../config_path.ts";
+import { appendPrivateFile } from "../../private_files.ts";
 
 /** Past this size the log starts afresh (the old one is kept as `store.log.old`). */
 const MAX_BYTES = 1 << 20;
@@ -46,8 +48,8 @@ export function storeLog(dataDir: string): Skip {
       seen ??= entries(path);
       if (seen.has(entry)) return;
       seen.add(entry);
-      Deno.mkdirSync(dataDir, { recursive: true });
-      Deno.writeTextFileSync(path, `${new Date().toISOString()} ${entry}\n`, { append: true });
+      privateDataDir(dataDir);
+      appendPrivateFile(path, `${new Date().toISOString()} ${entry}\n`);
     } catch {
       // A log that cannot be written must not fail the command that read the graph.
     }

@@ -8,7 +8,7 @@
  * @example
  * ```ts
  * import { openEmbeddedStore } from "./mod.ts";
- * const store = openEmbeddedStore("/tmp/rgraph.db");
+ * const store = openEmbeddedStore("/home/me/.local/share/rgraph/rgraph.db");
  * await store.close();
  * ```
  * @module

@@ -22,6 +22,7 @@
 
 import type { NewTouch } from "../../types.ts";
 import type { SqliteStore } from "./store.ts";
+import { privateDir, writePrivateFile } from "../../private_files.ts";
 
 /** A claim older than this was left by a drain that died: the next drain takes the file back. */
 const STALE_CLAIM_MS = 60_000;
@@ -34,12 +35,10 @@ export function spoolDir(storePath: string): string {
 /** Keeps `touches` in the spool of the store at `storePath`. Throws when nothing could be written. */
 export function spoolTouches(storePath: string, touches: NewTouch[]): void {
   const dir = spoolDir(storePath);
-  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const name = `${Date.now()}-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
-  const tmp = `${dir}/${name}.tmp`;
   // Owner-only, like the store: a Touch is private.
-  Deno.writeTextFileSync(tmp, JSON.stringify(touches), { mode: 0o600 });
-  Deno.renameSync(tmp, `${dir}/${name}.json`);
+  privateDir(dir, { narrow: true });
+  const name = `${Date.now()}-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  writePrivateFile(`${dir}/${name}.json`, JSON.stringify(touches));
 }
 
 /** The spool's files a drain may take: kept ones, and claims a dead drain left behind. */

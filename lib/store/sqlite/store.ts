@@ -7,7 +7,7 @@
  * @example
  * ```ts
  * import { openEmbeddedStore } from "./store.ts";
- * const store = openEmbeddedStore("/tmp/rgraph.db");
+ * const store = openEmbeddedStore("/home/me/.local/share/rgraph/rgraph.db");
  * await store.listTouches("alice");
  * await store.close();
  * ```
@@ -56,6 +56,8 @@ import type {
   ResourceKind,
   Touch,
 } from "../../types.ts";
+import { privateDataDir } from "../../config_path.ts";
+import { checkPrivateFile, openPrivateFile, UnsafePathError } from "../../private_files.ts";
 
 /** How long a writer waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;
@@ -94,6 +96,32 @@ function parseList(json: string): string[] {
   return json === "[]" ? [] : JSON.parse(json);
 }
 
+/** The files SQLite keeps beside the database, which it creates with the database's mode. */
+const COMPANIONS = ["-wal", "-shm", "-journal"];
+
+/**
+ * Makes the store at `path` owner-only before SQLite opens it: its folder
+ * private (`privateDataDir`), the database created 0600 when missing —
+ * SQLite would make it 0644 less the umask, and gives its `-wal`, `-shm` and
+ * `-journal` the database's mode — and an existing database or companion
+ * verified (never a planted link or another user's file; one an older rgraph
+ * made 0644 narrowed to 0600). A path that is not private is refused as is
+ * ({@link UnsafePathError}); anything else (a file where its folder belongs,
+ * say) is the store's `cannot_open` fault.
+ */
+function ownerOnly(path: string): void {
+  // Not node:path: loading it costs the hook ~20 ms per tool call.
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  try {
+    if (dir !== "") privateDataDir(dir);
+    if (!checkPrivateFile(path)) openPrivateFile(path).close();
+    for (const suffix of COMPANIONS) checkPrivateFile(`${path}${suffix}`);
+  } catch (e) {
+    // A folder or file where the other belongs is the store's own fault; the rest stays a refusal.
+    throw e instanceof UnsafePathError && e.reason !== "kind" ? e : openFault(path, e);
+  }
+}
+
 /** The embedded SQLite store. Its methods run synchronously inside, so each write is atomic in-process too. */
 export class SqliteStore implements Store {
   readonly kind = "sqlite" as const;
@@ -104,13 +132,7 @@ export class SqliteStore implements Store {
 
   constructor(path: string, options: OpenOptions = {}) {
     this.path = path;
-    // Not node:path: loading it costs the hook ~20 ms per tool call.
-    const dir = path.slice(0, path.lastIndexOf("/"));
-    try {
-      if (path !== ":memory:" && dir !== "") Deno.mkdirSync(dir, { recursive: true });
-    } catch (e) {
-      throw openFault(path, e);
-    }
+    if (path !== ":memory:") ownerOnly(path);
     try {
       this.#db = new DatabaseSync(path);
     } catch (e) {
