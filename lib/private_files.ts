@@ -33,6 +33,7 @@
  */
 
 import { UserError } from "./errors.ts";
+import { shellQuote } from "./invocation.ts";
 
 /** Owner read and write: every file rgraph keeps. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -59,8 +60,8 @@ export class UnsafePathError extends UserError {
   constructor(
     readonly path: string,
     readonly reason: UnsafeReason,
-    problem: string,
-    fix: string,
+    readonly problem: string,
+    readonly fix: string,
   ) {
     super(`${path} ${problem}: ${fix}`);
     this.name = "UnsafePathError";
@@ -74,14 +75,19 @@ export class UnsafePathError extends UserError {
  */
 export type UnsafeReason = "owner" | "writable" | "link" | "kind";
 
-const SAFE_WORD = /^[A-Za-z0-9_\/.:=@%+,-]+$/;
-
 /** A path as one shell word, for a fix line a person pastes. */
-function q(path: string): string {
-  return SAFE_WORD.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
-}
+const q = shellQuote;
 
-function octal(mode: number): string {
+/**
+ * Permission bits as `ls -l`'s reader writes them: `0644`, `01777`.
+ *
+ * @example
+ * ```ts
+ * import { octal } from "./private_files.ts";
+ * octal(0o100644); // "0644"
+ * ```
+ */
+export function octal(mode: number): string {
   return `0${(mode & 0o7777).toString(8).padStart(3, "0")}`;
 }
 
@@ -100,9 +106,10 @@ let uidOfProcess: number | null | undefined;
  */
 export function currentUid(): number | null {
   if (uidOfProcess !== undefined) return uidOfProcess;
-  try {
+  // Asked first, not tried: the first error a process throws is slow to build (the hook's cost).
+  if (Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted") {
     uidOfProcess = Deno.uid();
-  } catch {
+  } else {
     try {
       const probe = Deno.makeTempFileSync({ prefix: "rgraph-uid-" });
       try {
@@ -278,6 +285,48 @@ function checkExistingFile(path: string): Deno.FileInfo | null {
  */
 export function checkPrivateFile(path: string): boolean {
   return checkExistingFile(path) !== null;
+}
+
+/**
+ * What is wrong with the existing `path` as a private folder or file of
+ * rgraph's, changing nothing (for `rgraph doctor`): the refusal rgraph would
+ * give, `"readable"` when others may only read it (narrowed the next time
+ * rgraph writes it), or `null` when it is owner-only (or not there).
+ *
+ * @example
+ * ```ts
+ * import { inspectPrivate } from "./private_files.ts";
+ * inspectPrivate("/home/me/.local/share/rgraph/hook.log", "file"); // null, or "readable"
+ * ```
+ */
+export function inspectPrivate(
+  path: string,
+  what: "folder" | "file",
+): UnsafePathError | "readable" | null {
+  try {
+    const link = lstatOrNull(path);
+    if (link === null) return null;
+    let info = link;
+    if (what === "file") {
+      if (link.isSymlink) {
+        checkExistingFile(path); // throws: a link
+      }
+      if (!link.isFile) {
+        return new UnsafePathError(path, "kind", "is not a regular file", "move it aside");
+      }
+    } else {
+      if (link.isSymlink) checkOwner(path, { ...link, mode: null }, "file");
+      info = link.isSymlink ? Deno.statSync(path) : link;
+      if (!info.isDirectory) {
+        return new UnsafePathError(path, "kind", "is not a folder", "move it aside");
+      }
+    }
+    checkOwner(path, info, what);
+    return info.mode !== null && (info.mode & GROUP_OTHER_ANY) !== 0 ? "readable" : null;
+  } catch (e) {
+    if (e instanceof UnsafePathError) return e;
+    throw e;
+  }
 }
 
 /** How {@link openPrivateFile} opens: reading and writing, appending, or emptied first. */

@@ -68,7 +68,8 @@ export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   // The default data directory under XDG_DATA_HOME, so a hook logs to one place whether or not it
   // could read the config (the data directory is the store's folder).
   const dbPath = `${dir}/data/rgraph/rgraph.db`;
-  await Deno.writeTextFile(configPath, configToml(dbPath, options));
+  // 0600, as install makes it: it may hold a token, and doctor fails one others can read.
+  await Deno.writeTextFile(configPath, configToml(dbPath, options), { mode: 0o600 });
   // Doctor runs installed commands with the emptied environment a harness gives them (no
   // DENO_DIR): the home's default Deno cache must be this run's cache too.
   const cacheHome = Deno.build.os === "darwin" ? `${dir}/Library/Caches` : `${dir}/.cache`;
@@ -88,7 +89,7 @@ export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
     configPath,
     dbPath,
     env,
-    writeConfig: (toml) => Deno.writeTextFile(configPath, toml),
+    writeConfig: (toml) => Deno.writeTextFile(configPath, toml, { mode: 0o600 }),
     rgraph: (args, o = {}) => runRgraph(args, { ...o, env: { ...env, ...o.env }, cwd: dir }),
     cleanup: () => Deno.remove(dir, { recursive: true }),
   };

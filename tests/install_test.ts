@@ -341,26 +341,27 @@ Deno.test("user scope: Claude Code's ~/.claude.json keeps all its state and gets
   }
 });
 
-Deno.test("a symlinked config file stays a symlink; the file it points at gets the change", async () => {
+Deno.test("a symlinked user config file (dotfiles) stays a symlink; the file it points at gets the change", async () => {
   const box = await sandbox();
   try {
-    const dir = `${box.dir}/project`;
-    await Deno.mkdir(`${dir}/.cursor`, { recursive: true });
+    // At user scope only: a project's link leading out of the project is refused (tests/security/).
+    const link = `${box.dir}/.cursor/mcp.json`;
+    await Deno.mkdir(`${box.dir}/.cursor`, { recursive: true });
     await Deno.mkdir(`${box.dir}/dotfiles`);
     const real = `${box.dir}/dotfiles/cursor-mcp.json`;
     const original = '{"mcpServers": {"pg": {"command": "pg-mcp"}}}\n';
     await Deno.writeTextFile(real, original);
-    await Deno.symlink(real, `${dir}/.cursor/mcp.json`);
-    const r = await box.rgraph(["install", "cursor", "--dir", dir]);
+    await Deno.symlink(real, link);
+    const r = await box.rgraph(["install", "cursor", "--scope", "user"]);
     assert.equal(r.code, 0, r.stderr);
-    assert.ok((await Deno.lstat(`${dir}/.cursor/mcp.json`)).isSymlink);
+    assert.ok((await Deno.lstat(link)).isSymlink);
     assert.equal(
       JSON.parse(await Deno.readTextFile(real)).mcpServers.rgraph.args.at(-1),
       "serve-mcp",
     );
-    const u = await box.rgraph(["uninstall", "cursor", "--dir", dir]);
+    const u = await box.rgraph(["uninstall", "cursor", "--scope", "user"]);
     assert.equal(u.code, 0, u.stderr);
-    assert.ok((await Deno.lstat(`${dir}/.cursor/mcp.json`)).isSymlink);
+    assert.ok((await Deno.lstat(link)).isSymlink);
     assert.equal(await Deno.readTextFile(real), original);
   } finally {
     await box.cleanup();

@@ -25,6 +25,7 @@ import { storeChecks, tokenCheck } from "./doctor_store.ts";
 import { harnessChecks } from "./doctor_harness.ts";
 import { pausedUntil, pauseState } from "../capture/mod.ts";
 import { sweepCheck } from "./doctor_sweep.ts";
+import { privacyChecks } from "./doctor_private.ts";
 
 export { type Check, type DoctorOptions, formatChecks } from "./check.ts";
 
@@ -77,6 +78,7 @@ export async function runChecks(options: DoctorOptions): Promise<Check[]> {
       ),
     );
     checks.push(captureCheck(config));
+    checks.push(...privacyChecks(config));
     checks.push(...await storeChecks(config));
     checks.push(await tokenCheck(config, options.online));
     const sweeps = await sweepCheck(config);

@@ -172,6 +172,34 @@ export function resolvedTargets(harness: HarnessId, ctx: Context): Target[] {
   return targetsFor(harness, ctx).map((t) => resolveAlternates(t, exists));
 }
 
+/** `path` resolved through every link, or through its nearest existing folder when it is not there yet. */
+function realLocation(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    const up = dirname(path);
+    const base = path.slice(up.length + 1);
+    return up === path ? path : `${realLocation(up)}/${base}`;
+  }
+}
+
+/**
+ * Refuses a project file whose path leads outside the project through a
+ * link (a cloned repository's `.mcp.json` → `~/.bashrc`, a `.claude` folder
+ * linked elsewhere): a project install writes only inside the project. A
+ * user-scope file keeps its link (dotfiles), as the person made it.
+ */
+function insideProject(project: string, path: string): void {
+  const root = realLocation(project);
+  const real = realLocation(path);
+  if (real === root || real.startsWith(`${root}/`)) return;
+  throw new UserError(
+    `${path} leads outside the project (to ${real}) through a symbolic link: a project install ` +
+      `writes only inside the project; remove the link, or install with --scope user; no file was changed`,
+  );
+}
+
 /** Plans an install or uninstall; reads files, writes nothing. */
 export function makePlan(action: Plan["action"], harness: HarnessId, options: PlanOptions): Plan {
   const ctx = contextFor(options);
@@ -181,6 +209,7 @@ export function makePlan(action: Plan["action"], harness: HarnessId, options: Pl
   }
   const changes: Change[] = [];
   for (const [path, targets] of byPath) {
+    if (ctx.scope === "project") insideProject(ctx.dir, path);
     const before = read(path);
     let after = before;
     try {
@@ -452,6 +481,8 @@ export async function applyPlan(plan: Plan): Promise<string[]> {
     }
   }
   for (const c of plan.changes) {
+    // Checked again: a link made since the plan must not take the write outside either.
+    if (plan.scope === "project" && !c.what.includes("config")) insideProject(plan.root, c.path);
     const dir = c.path.slice(0, c.path.lastIndexOf("/"));
     if (c.after === null) {
       await Deno.remove(c.path).catch((e) => {

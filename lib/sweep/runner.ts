@@ -18,6 +18,7 @@
 
 import type { Config } from "../config.ts";
 import { firstLine, UserError } from "../errors.ts";
+import { UnsafePathError } from "../private_files.ts";
 import { openSource } from "../github/mod.ts";
 import { openStore } from "../store/mod.ts";
 import { acquireSweepLock, type LockHolder, sweepLockHolder, type SweepTrigger } from "./lock.ts";
@@ -107,12 +108,14 @@ export async function runSweep(config: Config, request: SweepRequest): Promise<S
  * The machine's Sweep lock, or `null` when another process holds it. A data
  * directory the lock cannot be made in is reported as the store's fault
  * where the store is what is broken (its message names the fix), else as
- * one line naming the directory.
+ * one line naming the directory; one that is not private, as such.
  */
 async function takeLock(config: Config, trigger: SweepTrigger) {
   try {
     return await acquireSweepLock(config.data_dir, trigger);
   } catch (e) {
+    // A folder or lock that is not private says what is wrong with it, and its own fix.
+    if (e instanceof UnsafePathError) throw e;
     await (await openStore(config, { sync: "outbox" })).close();
     throw new UserError(
       `cannot take the Sweep lock in ${config.data_dir} (${
