@@ -128,7 +128,8 @@ function lstatOrNull(path: string): Deno.FileInfo | null {
   try {
     return Deno.lstatSync(path);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
+    // A file where a parent folder belongs: nothing there either.
+    if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) return null;
     throw e;
   }
 }

@@ -17,6 +17,7 @@
  */
 
 import type { Config } from "../config.ts";
+import { firstLine } from "../errors.ts";
 import { inspectPrivate, octal, type UnsafePathError } from "../private_files.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 
@@ -87,17 +88,26 @@ function walk(
   }
 }
 
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The data directory and what is in it: owner-only, or what is wrong with the fix. */
 export function dataDirCheck(config: Config): Check {
   const dir = config.data_dir;
   const found: Found = { refused: null, readable: null };
+  if (!exists(dir)) {
+    return ok("data directory", `${dir} (not created yet; rgraph makes it 0700)`);
+  }
   try {
     walk(dir, DEPTH, found);
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      return ok("data directory", `${dir} (not created yet; rgraph makes it 0700)`);
-    }
-    throw e;
+    return fail("data directory", `${dir} cannot be read: ${firstLine(e)}`, `check ${dir}`);
   }
   if (found.refused) {
     const { path, problem, fix } = found.refused;

@@ -78,6 +78,7 @@ Deno.test("a data directory another user made first in a shared XDG_DATA_HOME, w
     const before = listing();
 
     await hooksStaySilent(sb, env);
+    v.check();
     const why = root
       ? /rgraph sweep: .*shared-tmp\/rgraph is owned by another user \(uid 65534\): /
       : /rgraph sweep: .*shared-tmp\/rgraph is writable by group or others \(mode 0777\): /;
@@ -103,6 +104,7 @@ Deno.test("links planted in a data directory of rgraph's own are refused, not fo
     await Deno.symlink(v.lock, `${data}/sweep.lock`);
 
     await hooksStaySilent(sb, {});
+    v.check();
     const sweep = await sb.rgraph(["sweep"]);
     oneLine(
       sweep,
@@ -120,15 +122,17 @@ Deno.test("a project install never follows a link out of the project: .mcp.json 
   try {
     const project = `${sb.dir}/cloned`;
     await Deno.mkdir(project);
+    // Valid JSON, so an install that followed the link would rewrite it.
     const outside = `${sb.dir}/outside.json`;
-    await Deno.writeTextFile(outside, PRECIOUS);
+    const mine = '{"mine": true}\n';
+    await Deno.writeTextFile(outside, mine);
     await Deno.symlink(outside, `${project}/.mcp.json`);
     const r = await sb.rgraph(["install", "claude-code", "--dir", project]);
     oneLine(
       r,
       /^rgraph install: .*cloned\/\.mcp\.json leads outside the project \(to .*outside\.json\) through a symbolic link: .*no file was changed$/,
     );
-    assert.equal(await Deno.readTextFile(outside), PRECIOUS);
+    assert.equal(await Deno.readTextFile(outside), mine);
     await assert.rejects(Deno.lstat(`${project}/.claude`), Deno.errors.NotFound);
 
     await Deno.remove(`${project}/.mcp.json`);
