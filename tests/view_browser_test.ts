@@ -38,7 +38,7 @@ function withoutAges(text: string): string {
 
 async function visit(page: Page, view: RunningView, hash: string, ready: string) {
   await page.goto(`${view.url}${hash}`, { waitUntil: "domcontentloaded" });
-  await page.waitForSelector(ready, { timeout: 10_000 });
+  await page.waitForSelector(ready, { timeout: 30_000 });
 }
 
 const texts = (page: Page, selector: string) =>
@@ -96,7 +96,7 @@ Deno.test({
         const other = await browser.newPage();
         try {
           await other.goto(`http://localhost:${evil.addr.port}/`);
-          await other.waitForFunction(() => document.title !== "", { timeout: 10_000 });
+          await other.waitForFunction(() => document.title !== "", { timeout: 30_000 });
           assert.equal(await other.title(), "refused");
         } finally {
           await other.close();
@@ -168,7 +168,7 @@ Deno.test({
           assert.equal(row[2], pr.resource.title);
           assert.equal(row[3], pr.resource.state);
           await page.type("#search", "planner");
-          await page.waitForSelector('table.memory[data-query="planner"]', { timeout: 10_000 });
+          await page.waitForSelector('table.memory[data-query="planner"]', { timeout: 30_000 });
           const found = await page.$$eval(
             "[data-address]",
             (rows) =>
@@ -189,7 +189,7 @@ Deno.test({
         await visit(page, view, "#/memory", "[data-address]");
         await page.$eval("#search", (e) => (e.value = ""));
         await page.type("#search", "issues?");
-        await page.waitForSelector('table.memory[data-query="issues?"]', { timeout: 10_000 });
+        await page.waitForSelector('table.memory[data-query="issues?"]', { timeout: 30_000 });
         await page.click(`[data-address="${key}"] a`);
         await page.waitForSelector("[data-member]");
         const members = await w.read((store) => store.listingMembers(key));
@@ -204,7 +204,7 @@ Deno.test({
         await visit(page, view, "#/memory", "[data-address]");
         await page.$eval("#search", (e) => (e.value = ""));
         await page.type("#search", "planner");
-        await page.waitForSelector('table.memory[data-query="planner"]', { timeout: 10_000 });
+        await page.waitForSelector('table.memory[data-query="planner"]', { timeout: 30_000 });
       });
 
       await t.step("a Resource's references are followed by clicking the graph", async () => {
@@ -222,7 +222,7 @@ Deno.test({
         await page.click(`svg.graph a [data-node="github:lumendb/lumen#${HOSTILE.number}"]`);
         await page.waitForFunction(
           (n) => document.querySelector("h1")?.textContent?.includes(`#${n}`),
-          { timeout: 10_000 },
+          { timeout: 30_000 },
           HOSTILE.number,
         );
         assert.equal(
@@ -291,7 +291,7 @@ Deno.test({
         await visit(page, view, "#/sessions", "[data-touch]");
         await page.evaluate(() => ((globalThis as { __stayed?: number }).__stayed = 1));
         await bash(w, "s-live", `gh issue view 3 -R ${FACTS.big.nameWithOwner}`);
-        await page.waitForSelector('[data-session="s-live"] [data-touch]', { timeout: 10_000 });
+        await page.waitForSelector('[data-session="s-live"] [data-touch]', { timeout: 30_000 });
         assert.equal(await page.evaluate(() => (globalThis as { __stayed?: number }).__stayed), 1);
         const status = await page.$eval(
           '[data-session="s-live"] [data-status]',

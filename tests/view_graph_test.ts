@@ -83,7 +83,7 @@ for (const server of SERVERS) {
             "hook",
           );
           let mark = before;
-          for (let i = 0; i < 50 && mark === before; i++) {
+          for (let i = 0; i < 150 && mark === before; i++) {
             await new Promise((r) => setTimeout(r, 200));
             mark = (await get("/api/change")).mark;
           }
