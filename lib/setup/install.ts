@@ -16,6 +16,7 @@ import { userInfo } from "node:os";
 import pluginSource from "./opencode_plugin.js" with { type: "text" };
 import { configPath, loadConfig } from "../config.ts";
 import { UserError } from "../errors.ts";
+import { UnsafePathError } from "../private_files.ts";
 import { type HookBundleRef, type Invocation, invocation } from "./command.ts";
 import {
   buildHookBundle,
@@ -462,6 +463,9 @@ export async function applyPlan(plan: Plan): Promise<string[]> {
       const done = await buildHookBundle(plan.bundle);
       if (done === "built") notes.push(`built the hook bundle in ${plan.bundle.dir}`);
     } catch (e) {
+      // A bundle folder others may write could hold their code, which hooks would go on running
+      // (they run the bundle whenever its file is there): nothing is installed until it is fixed.
+      if (e instanceof UnsafePathError) throw e;
       notes.push(
         `the hook bundle could not be built (${
           (e as Error).message.split("\n")[0]

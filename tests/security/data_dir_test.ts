@@ -11,6 +11,9 @@
 
 import assert from "node:assert/strict";
 import { bashCallPayload, type Sandbox, sandbox } from "../helpers.ts";
+import { bundleDir } from "../../lib/setup/hook_bundle.ts";
+
+const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 
 const root = Deno.uid() === 0;
 const NOBODY = 65534;
@@ -145,6 +148,28 @@ Deno.test("a store in a shared sticky folder (a /tmp) is refused: keep it in a f
       /.*\/tmp is writable by group or others \(mode 01777\): it is a shared folder \(like \/tmp\): /,
     );
     assert.deepEqual([...Deno.readDirSync(shared)], []);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("a hook bundle folder group or others may write (code every hook runs) stops install with the fix; nothing installed", async () => {
+  const sb = await sandbox();
+  try {
+    const data = `${sb.dir}/data/rgraph`;
+    const bundle = bundleDir(data, MAIN);
+    await Deno.mkdir(bundle, { recursive: true, mode: 0o700 });
+    await Deno.writeTextFile(`${bundle}/hook_bundled.js`, "// someone else's code\n");
+    await Deno.chmod(bundle, 0o775);
+    const project = `${sb.dir}/project`;
+    await Deno.mkdir(project);
+    const r = await sb.rgraph(["install", "claude-code", "--dir", project]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stderr,
+      /^rgraph install: .*hook-bundle\/\w+ is writable by group or others \(mode 0775\): if its contents are yours, chmod -R go-w .*; else move it away\n$/,
+    );
+    await assert.rejects(Deno.lstat(`${project}/.claude`), Deno.errors.NotFound);
   } finally {
     await sb.cleanup();
   }
