@@ -1,6 +1,6 @@
 /**
  * rgraph's REST side against GitHub's own REST description (npm
- * `@octokit/openapi`, `api.github.com`), two ways:
+ * `@octokit/openapi`, `api.github.com`), three ways:
  * - each decoder in `lib/github/rest_types.ts` accepts every shape the
  *   description's response schema allows for the endpoint it reads (fields
  *   left out where not required, null where nullable, each `oneOf` branch),
@@ -8,7 +8,10 @@
  * - every REST request rgraph builds in tokenless Sweeps of items, pull
  *   requests, repositories, Listings (filtered, searched, revalidated with
  *   `since`) names a path the description has, with only the parameters it
- *   declares for it, each of the declared type and enum.
+ *   declares for it, each of the declared type and enum;
+ * - every answer the emulator gave those requests is valid against the
+ *   description's response schema (ajv), as its GraphQL answers are against
+ *   the published schema.
  */
 
 import assert from "node:assert/strict";
@@ -188,7 +191,7 @@ function parameterProblem(op: Schema, name: string, value: string): string | nul
   return null;
 }
 
-Deno.test("every REST request a tokenless Sweep builds is one the description has, with only its parameters", async () => {
+Deno.test("every REST request a tokenless Sweep builds is one the description has, with only its parameters, and every answer the emulator gave it is valid against the response schema", async () => {
   const w = await world({ token: null, anonymousLimit: 5000 });
   const BIG = `${FACTS.big.owner}/${FACTS.big.name}`;
   const { owner, oldName } = FACTS.renamed;
@@ -222,6 +225,15 @@ Deno.test("every REST request a tokenless Sweep builds is one the description ha
         if (problem) problems.add(`${request}: ${problem}`);
       }
       asked.add(found.template);
+      if (found.template === "/rate_limit") continue;
+      // The emulator's answer, asked again with the token (the anonymous hour stays unspent).
+      const res = await fetch(`${w.gh.apiUrl}${request}`, {
+        headers: { authorization: `bearer ${w.gh.token}` },
+      });
+      const body = await res.json();
+      if (res.status !== 200) continue;
+      const valid = validator(found.template);
+      if (!valid(body)) problems.add(`${found.template}: ${ajv.errorsText(valid.errors)}`);
     }
     assert.deepEqual([...problems], []);
     // Each endpoint rgraph reads was asked at least once.

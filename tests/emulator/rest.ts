@@ -50,27 +50,90 @@ function moved(location: string): Answer {
 
 // ---------------------------------------------------------------- JSON shapes
 
+/** The API links every repository carries, by field: each under the repository's URL. */
+const REPO_LINKS: [string, string][] = [
+  ["archive_url", "{archive_format}{/ref}"],
+  ["assignees_url", "assignees{/user}"],
+  ["blobs_url", "git/blobs{/sha}"],
+  ["branches_url", "branches{/branch}"],
+  ["collaborators_url", "collaborators{/collaborator}"],
+  ["comments_url", "comments{/number}"],
+  ["commits_url", "commits{/sha}"],
+  ["compare_url", "compare/{base}...{head}"],
+  ["contents_url", "contents/{+path}"],
+  ["contributors_url", "contributors"],
+  ["deployments_url", "deployments"],
+  ["downloads_url", "downloads"],
+  ["events_url", "events"],
+  ["forks_url", "forks"],
+  ["git_commits_url", "git/commits{/sha}"],
+  ["git_refs_url", "git/refs{/sha}"],
+  ["git_tags_url", "git/tags{/sha}"],
+  ["hooks_url", "hooks"],
+  ["issue_comment_url", "issues/comments{/number}"],
+  ["issue_events_url", "issues/events{/number}"],
+  ["issues_url", "issues{/number}"],
+  ["keys_url", "keys{/key_id}"],
+  ["labels_url", "labels{/name}"],
+  ["languages_url", "languages"],
+  ["merges_url", "merges"],
+  ["milestones_url", "milestones{/number}"],
+  ["notifications_url", "notifications{?since,all,participating}"],
+  ["pulls_url", "pulls{/number}"],
+  ["releases_url", "releases{/id}"],
+  ["stargazers_url", "stargazers"],
+  ["statuses_url", "statuses/{sha}"],
+  ["subscribers_url", "subscribers"],
+  ["subscription_url", "subscription"],
+  ["tags_url", "tags"],
+  ["teams_url", "teams"],
+  ["trees_url", "git/trees{/sha}"],
+];
+
+/** `_links` as GitHub writes them: each `{href}`. */
+function links(hrefs: Record<string, string>): Record<string, { href: string }> {
+  return Object.fromEntries(Object.entries(hrefs).map(([k, href]) => [k, { href }]));
+}
+
 class Shapes {
   constructor(readonly ds: Dataset, readonly api: string) {}
+
+  /** A `simple-user`: an account with every URL GitHub's description requires of one. */
+  private account(login: string, id: number, nodeId: string, type: string, html: string) {
+    const url = `${this.api}/users/${encodeURIComponent(login)}`;
+    return {
+      login,
+      id,
+      node_id: nodeId,
+      avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
+      gravatar_id: "",
+      url,
+      html_url: html,
+      followers_url: `${url}/followers`,
+      following_url: `${url}/following{/other_user}`,
+      gists_url: `${url}/gists{/gist_id}`,
+      starred_url: `${url}/starred{/owner}{/repo}`,
+      subscriptions_url: `${url}/subscriptions`,
+      organizations_url: `${url}/orgs`,
+      repos_url: `${url}/repos`,
+      events_url: `${url}/events{/privacy}`,
+      received_events_url: `${url}/received_events`,
+      type,
+      site_admin: false,
+    };
+  }
 
   user(login: string | null) {
     if (!login) return null;
     const u = this.ds.user(login);
     const rest = u.kind === "Bot" ? `${login}[bot]` : login;
-    return {
-      login: rest,
-      id: u.databaseId,
-      node_id: u.nodeId,
-      avatar_url: `https://avatars.githubusercontent.com/u/${u.databaseId}?v=4`,
-      url: `${this.api}/users/${rest}`,
-      html_url: u.kind === "Bot" ? `${WEB}/apps/${login}` : `${WEB}/${login}`,
-      type: u.kind,
-      site_admin: false,
-    };
+    const html = u.kind === "Bot" ? `${WEB}/apps/${login}` : `${WEB}/${login}`;
+    return this.account(rest, u.databaseId, u.nodeId, u.kind, html);
   }
 
   repo(r: RepoRec) {
     const open = [...r.items.values()].filter((i) => i.state === "OPEN").length;
+    const base = `${this.api}/repos/${r.owner}/${r.name}`;
     return {
       id: r.databaseId,
       node_id: r.nodeId,
@@ -78,34 +141,48 @@ class Shapes {
       full_name: `${r.owner}/${r.name}`,
       private: r.visibility === "PRIVATE",
       visibility: r.visibility.toLowerCase(),
-      owner: {
-        login: r.owner,
-        id: 90_000_000 + r.owner.length,
-        node_id: `O_kgDO${r.owner}`,
-        url: `${this.api}/users/${r.owner}`,
-        html_url: `${WEB}/${r.owner}`,
-        type: "Organization",
-        site_admin: false,
-      },
+      owner: this.account(
+        r.owner,
+        90_000_000 + r.owner.length,
+        `O_kgDO${r.owner}`,
+        "Organization",
+        `${WEB}/${r.owner}`,
+      ),
       html_url: `${WEB}/${r.owner}/${r.name}`,
       description: r.description,
       fork: false,
-      url: `${this.api}/repos/${r.owner}/${r.name}`,
-      issues_url: `${this.api}/repos/${r.owner}/${r.name}/issues{/number}`,
-      pulls_url: `${this.api}/repos/${r.owner}/${r.name}/pulls{/number}`,
+      url: base,
+      ...Object.fromEntries(REPO_LINKS.map(([k, tail]) => [k, `${base}/${tail}`])),
+      git_url: `git://github.com/${r.owner}/${r.name}.git`,
+      ssh_url: `git@github.com:${r.owner}/${r.name}.git`,
+      clone_url: `${WEB}/${r.owner}/${r.name}.git`,
+      svn_url: `${WEB}/${r.owner}/${r.name}`,
+      mirror_url: null,
       created_at: r.createdAt,
       updated_at: r.updatedAt,
       pushed_at: r.pushedAt,
       homepage: null,
+      size: 4096,
       stargazers_count: r.stars,
       watchers_count: r.stars,
+      watchers: r.stars,
       forks_count: r.forks,
+      forks: r.forks,
       open_issues_count: open,
+      open_issues: open,
       language: r.language,
+      license: null,
       default_branch: r.defaultBranch,
       archived: r.archived,
       disabled: false,
       has_issues: true,
+      has_projects: false,
+      has_wiki: false,
+      has_pages: false,
+      has_downloads: true,
+      has_discussions: false,
+      network_count: r.forks,
+      subscribers_count: Math.ceil(r.stars / 10),
       topics: ["graph-database", "cypher"],
     };
   }
@@ -126,14 +203,25 @@ class Shapes {
   private milestone(r: RepoRec, number: number | null) {
     const m = r.milestones.find((x) => x.number === number);
     if (!m) return null;
+    const url = `${this.api}/repos/${r.owner}/${r.name}/milestones/${m.number}`;
+    const items = [...r.items.values()].filter((i) => i.milestone === m.number);
     return {
-      url: `${this.api}/repos/${r.owner}/${r.name}/milestones/${m.number}`,
+      url,
       html_url: `${WEB}/${r.owner}/${r.name}/milestone/${m.number}`,
+      labels_url: `${url}/labels`,
       id: m.databaseId,
       node_id: m.nodeId,
       number: m.number,
       title: m.title,
+      description: null,
+      creator: this.user(r.owner),
+      open_issues: items.filter((i) => i.state === "OPEN").length,
+      closed_issues: items.filter((i) => i.state !== "OPEN").length,
       state: m.open ? "open" : "closed",
+      created_at: r.createdAt,
+      updated_at: r.updatedAt,
+      closed_at: m.open ? null : r.updatedAt,
+      due_on: null,
     };
   }
 
@@ -210,13 +298,41 @@ class Shapes {
       merged_at: p.mergedAt,
       merge_commit_sha: p.merged ? pseudoSha(`${it.nodeId}:merge`) : null,
       draft: p.isDraft,
-      head: { label: `${r.owner}:${p.headRefName}`, ref: p.headRefName, sha },
+      commits_url: `${base}/pulls/${it.number}/commits`,
+      review_comment_url: `${base}/pulls/comments{/number}`,
+      statuses_url: `${base}/statuses/${sha}`,
+      diff_url: `${WEB}/${r.owner}/${r.name}/pull/${it.number}.diff`,
+      patch_url: `${WEB}/${r.owner}/${r.name}/pull/${it.number}.patch`,
+      assignee: this.user(it.assignees[0] ?? null),
+      auto_merge: null,
+      mergeable: null,
+      mergeable_state: "unknown",
+      merged_by: p.merged ? this.user(r.owner) : null,
+      maintainer_can_modify: false,
+      head: {
+        label: `${r.owner}:${p.headRefName}`,
+        ref: p.headRefName,
+        sha,
+        user: this.user(it.author),
+        repo: this.repo(r),
+      },
       base: {
         label: `${r.owner}:${p.baseRefName}`,
         ref: p.baseRefName,
         sha: pseudoSha(`${r.nodeId}:base`),
+        user: this.user(r.owner),
         repo: this.repo(r),
       },
+      _links: links({
+        self: `${base}/pulls/${it.number}`,
+        html: `${WEB}/${r.owner}/${r.name}/pull/${it.number}`,
+        issue: `${base}/issues/${it.number}`,
+        comments: `${base}/issues/${it.number}/comments`,
+        review_comments: `${base}/pulls/${it.number}/comments`,
+        review_comment: `${base}/pulls/comments{/number}`,
+        commits: `${base}/pulls/${it.number}/commits`,
+        statuses: `${base}/statuses/${sha}`,
+      }),
       author_association: "CONTRIBUTOR",
       merged: p.merged,
       comments: it.comments.length,
@@ -264,6 +380,11 @@ class Shapes {
         html_url: `${WEB}/${r.owner}/${r.name}/pull/${it.number}#discussion_r${c.databaseId}`,
         pull_request_url: `${this.api}/repos/${r.owner}/${r.name}/pulls/${it.number}`,
         author_association: "CONTRIBUTOR",
+        _links: links({
+          self: `${this.api}/repos/${r.owner}/${r.name}/pulls/comments/${c.databaseId}`,
+          html: `${WEB}/${r.owner}/${r.name}/pull/${it.number}#discussion_r${c.databaseId}`,
+          pull_request: `${this.api}/repos/${r.owner}/${r.name}/pulls/${it.number}`,
+        }),
         line: t.line,
         original_line: t.line,
         side: "RIGHT",
@@ -423,6 +544,7 @@ function route(ds: Dataset, req: Request, url: URL, caller: RestCaller, api: str
       body: {
         total_count: items.length,
         incomplete_results: false,
+        search_type: "lexical",
         items: page.map((it) => ({ ...shapes.issue(it), score: 1 })),
       },
       headers: link ? { link } : {},
@@ -486,7 +608,11 @@ function route(ds: Dataset, req: Request, url: URL, caller: RestCaller, api: str
         html_url: `${WEB}/${repo.owner}/${repo.name}/blob/${repo.defaultBranch}/${path}`,
         download_url:
           `https://raw.githubusercontent.com/${repo.owner}/${repo.name}/${repo.defaultBranch}/${path}`,
-        _links: { self: contents, git: `${api}/repos/${repo.owner}/${repo.name}/git/blobs/${sha}` },
+        _links: {
+          self: contents,
+          git: `${api}/repos/${repo.owner}/${repo.name}/git/blobs/${sha}`,
+          html: `${WEB}/${repo.owner}/${repo.name}/blob/${repo.defaultBranch}/${path}`,
+        },
       },
     };
   }
