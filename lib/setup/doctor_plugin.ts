@@ -7,6 +7,7 @@
  * | harness | registry | enabled |
  * |---|---|---|
  * | claude-code | `~/.claude/plugins/installed_plugins.json` (`plugins["rgraph@<marketplace>"]`) | `enabledPlugins` in `~/.claude/settings.json`, then the project's `.claude/settings.json` |
+ * | gemini | `~/.gemini/extensions/rgraph/` (`.gemini-extension-install.json` names a linked folder) | `~/.gemini/extensions/extension-enablement.json`: the last of `rgraph.overrides` (`[!]<dir>/*`) matching the project |
  *
  * @example
  * ```ts
@@ -26,8 +27,10 @@ export interface PluginInstall {
   id: string;
   version: string;
   scope: string;
-  /** The plugin's installed folder (its `plugin/rgraph.sh` runs everything). */
+  /** The plugin's installed folder. */
   root: string;
+  /** The plugin's `plugin/rgraph.sh`, which runs every hook and the MCP server. */
+  launcher: string;
   enabled: boolean;
   /** The folder is inside the harness's own plugin folder (what it copied there itself). */
   managed: boolean;
@@ -67,6 +70,7 @@ function claudeInstalls(home: string, dir: string): PluginInstall[] {
           version: String(e.version ?? "?"),
           scope: String(e.scope ?? "user"),
           root: e.installPath,
+          launcher: `${e.installPath}/plugin/rgraph.sh`,
           enabled,
           managed: e.installPath.startsWith(`${home}/.claude/plugins/`),
         }]
@@ -75,15 +79,58 @@ function claudeInstalls(home: string, dir: string): PluginInstall[] {
   });
 }
 
+/**
+ * Whether Gemini CLI enables an extension in `dir`: its overrides are
+ * `<path>/*` (enabled under it) or `!<path>/*` (disabled); the last that
+ * matches decides, and none means enabled.
+ */
+function geminiEnabled(overrides: unknown, dir: string): boolean {
+  let enabled = true;
+  for (const o of Array.isArray(overrides) ? overrides : []) {
+    if (typeof o !== "string") continue;
+    const off = o.startsWith("!");
+    const pattern = off ? o.slice(1) : o;
+    const base = pattern.endsWith("/*") ? pattern.slice(0, -2) : pattern;
+    if (dir === base || dir.startsWith(`${base}/`)) enabled = !off;
+  }
+  return enabled;
+}
+
+function geminiInstalls(home: string, dir: string): PluginInstall[] {
+  const installed = `${home}/.gemini/extensions/rgraph`;
+  // `gemini extensions link` leaves only this record, naming the linked folder.
+  const record = readJson(`${installed}/.gemini-extension-install.json`);
+  const root = record?.type === "link" && typeof record.source === "string"
+    ? record.source
+    : installed;
+  const manifest = readJson(`${root}/gemini-extension.json`);
+  if (manifest === null) return [];
+  const enablement = readJson(`${home}/.gemini/extensions/extension-enablement.json`);
+  const entry = enablement?.rgraph as Json | undefined;
+  return [{
+    harness: "gemini",
+    id: "rgraph",
+    version: String(manifest.version ?? "?"),
+    scope: "user",
+    root,
+    // The extension is plugin/gemini of a checkout: the launcher is beside it.
+    launcher: `${root.slice(0, root.lastIndexOf("/"))}/rgraph.sh`,
+    enabled: geminiEnabled(entry?.overrides, dir),
+    managed: true,
+  }];
+}
+
 /** The plugin installs of rgraph `harness` records (none where rgraph has no plugin for it). */
 export function pluginInstalls(
   harness: HarnessId,
   where: { home: string; dir: string },
 ): PluginInstall[] {
-  return harness === "claude-code" ? claudeInstalls(where.home, where.dir) : [];
+  if (harness === "claude-code") return claudeInstalls(where.home, where.dir);
+  if (harness === "gemini") return geminiInstalls(where.home, where.dir);
+  return [];
 }
 
 /** The command a plugin runs for `what` (`hook`, `serve-mcp`), as its manifests write it. */
 export function pluginArgv(p: PluginInstall, what: "hook" | "serve-mcp"): string[] {
-  return ["sh", `${p.root}/plugin/rgraph.sh`, p.harness, what];
+  return ["sh", p.launcher, p.harness, what];
 }

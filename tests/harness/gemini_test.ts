@@ -21,8 +21,20 @@ import {
   RESOURCE_ADDRESS,
   warningBlocks,
 } from "./scenario.ts";
-import { startModelServer } from "./model_server.ts";
-import { REPO, type Run, run, type TouchJson } from "./world.ts";
+import { startModelServer, type Step } from "./model_server.ts";
+import { REPO, ROOT, type Run, run, type TouchJson } from "./world.ts";
+
+const CHECKOUT = ROOT.replace(/\/$/, "");
+
+/** Runs `gemini ARGS` as the user; throws with its output when it fails. */
+async function geminiCommand(ctx: Ctx, args: string[]): Promise<void> {
+  const r = await run([ctx.bin, ...args], {
+    cwd: ctx.world.project,
+    env: ctx.env,
+    timeoutMs: 60_000,
+  });
+  if (r.code !== 0) throw new Error(`gemini ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+}
 
 /** An issue not in memory that the scripted model reads through the GitHub MCP server. */
 const MCP_ISSUE = 6;
@@ -45,6 +57,20 @@ async function gemini(ctx: Ctx, prompt: string): Promise<{ run: Run; sessionId: 
   return { run: r, sessionId };
 }
 
+const STEPS: Step[] = [
+  { tool: "run_shell_command", args: { command: GH_COMMAND, description: "Read issue 5" } },
+  {
+    tool: "mcp_github_issue_read",
+    args: { method: "get", owner: "lumendb", repo: "lumen", issue_number: MCP_ISSUE },
+  },
+  {
+    tool: "mcp_fetch_fetch",
+    args: { url: `https://github.com/${REPO}/pull/${FETCHED_PULL}` },
+  },
+  { tool: "mcp_rgraph_resource", args: { address: RESOURCE_ADDRESS } },
+  { text: FINAL_TEXT },
+];
+
 harnessTests({
   name: "gemini",
   label: "Gemini CLI",
@@ -60,20 +86,13 @@ harnessTests({
       // What GitHub Actions sets: Gemini then strips unknown variables from hooks and MCP servers.
       env: { GITHUB_SHA: "0123456789abcdef0123456789abcdef01234567" },
     },
-  ],
-  steps: [
-    { tool: "run_shell_command", args: { command: GH_COMMAND, description: "Read issue 5" } },
     {
-      tool: "mcp_github_issue_read",
-      args: { method: "get", owner: "lumendb", repo: "lumen", issue_number: MCP_ISSUE },
+      variant: "default",
+      label: "through its extension (gemini extensions link)",
+      via: "plugin",
     },
-    {
-      tool: "mcp_fetch_fetch",
-      args: { url: `https://github.com/${REPO}/pull/${FETCHED_PULL}` },
-    },
-    { tool: "mcp_rgraph_resource", args: { address: RESOURCE_ADDRESS } },
-    { text: FINAL_TEXT },
   ],
+  steps: STEPS,
   shellStep: 0,
   resourceStep: 3,
   // BeforeTool carries no tool-call id.
@@ -131,6 +150,16 @@ harnessTests({
         await model.close();
       }
     },
+  },
+  // issue 20: this checkout installed as a Gemini CLI extension (gemini-extension.json, hooks/).
+  plugin: {
+    steps: STEPS,
+    presentedTool: "mcp_rgraph_resource",
+    // The extension is plugin/gemini, linked: its commands run the checkout beside it.
+    install: (ctx) =>
+      geminiCommand(ctx, ["extensions", "link", `${CHECKOUT}/plugin/gemini`, "--consent"]),
+    uninstall: (ctx) => geminiCommand(ctx, ["extensions", "uninstall", "rgraph"]),
+    harnessFiles: [".gemini/extensions", ".gemini/settings.json"],
   },
   session: gemini,
   problems: (_, session) => warningBlocks(session.run.stderr),

@@ -33,6 +33,12 @@ const VALIDATORS: Validator[] = [
     args: ["plugin", "validate", `${CHECKOUT}/.claude-plugin/marketplace.json`],
     passed: /Validation passed/,
   },
+  {
+    harness: "gemini",
+    label: "gemini extensions validate",
+    args: ["extensions", "validate", `${CHECKOUT}/plugin/gemini`],
+    passed: /has been successfully validated/,
+  },
 ];
 
 for (const v of VALIDATORS) {
