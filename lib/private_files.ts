@@ -150,7 +150,7 @@ function checkOwner(path: string, info: Deno.FileInfo, what: "folder" | "file"):
     const fix = shared
       ? "it is a shared folder (like /tmp): keep rgraph's data in a folder of your own (set XDG_DATA_HOME or [store] path)"
       : what === "folder"
-      ? `if its contents are yours, chmod -R go-w ${q(path)}; else move it away`
+      ? `if its contents are yours, chmod go-w ${q(path)}; else move it away`
       : `if it is yours, chmod 600 ${q(path)}; else remove it`;
     throw new UnsafePathError(
       path,

@@ -63,7 +63,7 @@ Deno.test("a folder group or others may write is refused with the chmod that fix
     Deno.chmodSync(`${dir}/rgraph`, 0o777);
     const e = refused(() => privateDir(`${dir}/rgraph`));
     assert(e.message.includes("writable by group or others (mode 0777)"), e.message);
-    assert(e.message.endsWith(`chmod -R go-w ${dir}/rgraph; else move it away`), e.message);
+    assert(e.message.endsWith(`chmod go-w ${dir}/rgraph; else move it away`), e.message);
     assert.equal(modeOf(`${dir}/rgraph`), 0o777, "refused, not changed");
     Deno.chmodSync(`${dir}/rgraph`, 0o1777);
     const shared = refused(() => privateDir(`${dir}/rgraph`));

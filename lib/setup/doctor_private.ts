@@ -17,6 +17,7 @@
  */
 
 import type { Config } from "../config.ts";
+import { defaultDataDir } from "../config_path.ts";
 import { firstLine } from "../errors.ts";
 import { inspectPrivate, octal, type UnsafePathError } from "../private_files.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
@@ -54,8 +55,25 @@ export function configSecretCheck(config: Config): Check | null {
   );
 }
 
-/** How deep the data directory is walked (hook-bundle/<checkout>/<file> is three down). */
-const DEPTH = 3;
+/**
+ * What rgraph keeps in the data directory besides the store (whose name
+ * `[store] path` gives): only these are looked at, since the folder may be
+ * one of the person's own (`[store] path = "~/rgraph.db"`) holding other
+ * files.
+ */
+const OWN_FILES = [
+  "hook.log",
+  "sweep.log",
+  "store.log",
+  "store.log.old",
+  "error.log",
+  "hook-config.json",
+  "sweep.lock",
+  "sweep-status.json",
+  "paused.json",
+];
+const OWN_FOLDERS = ["memory-reads", "touch-spool", "hook-bundle", "view"];
+const STORE_COMPANIONS = ["", "-wal", "-shm", "-journal"];
 
 /** The first path rgraph would refuse, and the first others may read. */
 interface Found {
@@ -63,28 +81,20 @@ interface Found {
   readable: string | null;
 }
 
-/** Fills `found` from `dir` (itself included) and what is under it, `depth` folders down. */
-function walk(
-  dir: string,
-  depth: number,
-  found: Found,
-): void {
+function note(found: Found, path: string, seen: UnsafePathError | "readable" | null): void {
+  if (seen === "readable") found.readable ??= path;
+  else if (seen !== null) found.refused ??= seen;
+}
+
+/** Notes `dir` and everything under it (a folder rgraph made, all of it its own). */
+function walk(dir: string, found: Found): void {
   const seen = inspectPrivate(dir, "folder");
-  if (seen !== null && seen !== "readable") {
-    found.refused ??= seen;
-    return;
-  }
-  if (seen === "readable") found.readable ??= dir;
-  if (depth === 0) return;
+  note(found, dir, seen);
+  if (seen !== null && seen !== "readable") return;
   for (const e of Deno.readDirSync(dir)) {
     const path = `${dir}/${e.name}`;
-    if (e.isDirectory) {
-      walk(path, depth - 1, found);
-      continue;
-    }
-    const file = inspectPrivate(path, "file");
-    if (file !== null && file !== "readable") found.refused ??= file;
-    else if (file === "readable") found.readable ??= path;
+    if (e.isDirectory) walk(path, found);
+    else note(found, path, inspectPrivate(path, "file"));
   }
 }
 
@@ -97,7 +107,11 @@ function exists(path: string): boolean {
   }
 }
 
-/** The data directory and what is in it: owner-only, or what is wrong with the fix. */
+/**
+ * The data directory and what rgraph keeps in it: owner-only, or what is
+ * wrong with the fix. The folder itself counts as readable only when it is
+ * rgraph's default one (a folder `[store] path` names keeps its owner's mode).
+ */
 export function dataDirCheck(config: Config): Check {
   const dir = config.data_dir;
   const found: Found = { refused: null, readable: null };
@@ -105,7 +119,15 @@ export function dataDirCheck(config: Config): Check {
     return ok("data directory", `${dir} (not created yet; rgraph makes it 0700)`);
   }
   try {
-    walk(dir, DEPTH, found);
+    const itself = inspectPrivate(dir, "folder");
+    if (itself !== "readable" || dir === defaultDataDir()) note(found, dir, itself);
+    const store = config.store.path;
+    const files = [
+      ...OWN_FILES.map((n) => `${dir}/${n}`),
+      ...STORE_COMPANIONS.map((s) => store + s),
+    ];
+    for (const path of files) note(found, path, inspectPrivate(path, "file"));
+    for (const name of OWN_FOLDERS) if (exists(`${dir}/${name}`)) walk(`${dir}/${name}`, found);
   } catch (e) {
     return fail("data directory", `${dir} cannot be read: ${firstLine(e)}`, `check ${dir}`);
   }
@@ -117,7 +139,7 @@ export function dataDirCheck(config: Config): Check {
     return warn(
       "data directory",
       `${found.readable} can be read by group or others (an older rgraph made it so)`,
-      `chmod -R go-rwx ${dir}`,
+      `chmod go-rwx ${found.readable}`,
     );
   }
   return ok("data directory", `${dir} (owner-only)`);

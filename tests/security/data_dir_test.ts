@@ -97,7 +97,7 @@ Deno.test("a data directory group or others may write (0775: an older rgraph at 
     await refusedEverywhere(
       sb,
       data,
-      /.*\/data\/rgraph is writable by group or others \(mode 0775\): if its contents are yours, chmod -R go-w .*\/data\/rgraph; else move it away$/,
+      /.*\/data\/rgraph is writable by group or others \(mode 0775\): if its contents are yours, chmod go-w .*\/data\/rgraph; else move it away$/,
     );
     const doctor = await sb.rgraph(["doctor", "--dir", sb.dir]);
     assert.notEqual(doctor.code, 0);
@@ -167,7 +167,7 @@ Deno.test("a hook bundle folder group or others may write (code every hook runs)
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(
       r.stderr,
-      /^rgraph install: .*hook-bundle\/\w+ is writable by group or others \(mode 0775\): if its contents are yours, chmod -R go-w .*; else move it away\n$/,
+      /^rgraph install: .*hook-bundle\/\w+ is writable by group or others \(mode 0775\): if its contents are yours, chmod go-w .*; else move it away\n$/,
     );
     await assert.rejects(Deno.lstat(`${project}/.claude`), Deno.errors.NotFound);
   } finally {
