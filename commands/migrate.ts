@@ -93,7 +93,7 @@ export async function main(args: string[]): Promise<number> {
     user: parsed.values.user ?? config.store.user,
     password,
     database: parsed.values.database ?? config.store.database,
-  });
+  }, { sharedLogin: config.store.shared_login });
   const where = printableUrl(to);
   if (parsed.values.json) {
     console.log(JSON.stringify({ to: where, ...counts }));

@@ -45,6 +45,12 @@ export interface Config {
     user: string | null;
     password: string | null;
     database: string | null;
+    /**
+     * The graph store's login is the whole team's, not this user's: rgraph
+     * then does not require the login to match `[identity] user_id` (see
+     * SECURITY.md: with one login, Touches are private by convention only).
+     */
+    shared_login: boolean;
   };
   github: {
     token: string | null;
@@ -236,6 +242,7 @@ export function parseConfig(text: string | null, file: string): Config {
       user: str(file, store, "store", "user"),
       password: str(file, store, "store", "password"),
       database: str(file, store, "store", "database"),
+      shared_login: bool(file, store, "store", "shared_login", false),
     },
     github: {
       token: str(file, github, "github", "token"),

@@ -311,8 +311,8 @@ for (const server of SERVERS) {
       const emu = await startEmulator();
       const dave = await teammate("dave", server.url, emu);
       const store = await graphStore(server.url);
-      // A dedicated team sweeper: it leases everyone's Touches, but only rgraph's.
-      const sweeper = await graphStore(server.url, null);
+      // Dave's Sweep: it leases his own Touches, never upstream's (which carry no user).
+      const sweeper = await graphStore(server.url, "dave");
       try {
         // GitHub now answers acme/anvil#5 with another node (a transfer, say): upstream's node
         // gives the address up and points at its successor, and keeps its comments.

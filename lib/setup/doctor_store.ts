@@ -8,10 +8,13 @@ import { DatabaseSync } from "node:sqlite";
 import type { Config } from "../config.ts";
 import {
   type GraphServerReport,
+  isLoopback,
+  LoginMismatchError,
   printableUrl,
   SCHEMA_VERSION,
   type Store,
   StoreFaultError,
+  transportOf,
   UnsupportedStoreError,
 } from "../store/mod.ts";
 import { firstLine } from "../errors.ts";
@@ -57,13 +60,26 @@ export async function storeChecks(config: Config): Promise<Check[]> {
         ),
       );
       if (store.kind === "sqlite") out.push(ok("store schema", `v${SCHEMA_VERSION} (current)`));
-      else out.push(...graphChecks(await serverReport(store)));
+      else {
+        out.push(...graphChecks(await serverReport(store)));
+        out.push(loginCheck((store as Store & { login: string | null }).login, config));
+      }
     } finally {
       await store.close();
     }
   } catch (e) {
     const where = storeName(config);
     if (e instanceof StoreFaultError) return [...out, fail("store", e.problem, e.fix)];
+    if (e instanceof LoginMismatchError) {
+      out.push(
+        fail(
+          "store login",
+          e.message,
+          `set [store] user to your own login (user_id '${config.identity.user_id}'), or [store] shared_login = true if the team shares '${e.login}'`,
+        ),
+      );
+      return [...out, transportCheck(config.store.url!), await writableCheck(config.store.path)];
+    }
     if (e instanceof UnsupportedStoreError) {
       return [...out, fail("store", e.message, e.fix), await writableCheck(config.store.path)];
     }
@@ -78,8 +94,52 @@ export async function storeChecks(config: Config): Promise<Check[]> {
     );
     if (config.store.url === null) return out;
   }
+  if (config.store.url !== null) out.push(transportCheck(config.store.url));
   out.push(await writableCheck(config.store.path));
   return out;
+}
+
+/**
+ * Who the graph server says this connection is, against `[identity]
+ * user_id`: the login is what keeps one user's Touches from another
+ * rgraph user (see SECURITY.md).
+ */
+function loginCheck(login: string | null, config: Config): Check {
+  if (login === null) {
+    return warn(
+      "store login",
+      "the server names no login (authentication off, or a server too old to say): " +
+        "every rgraph user of it can read and forget every Touch",
+      "enable authentication on the server and give each person a login of their own ([store] user)",
+    );
+  }
+  if (config.store.shared_login) {
+    return warn(
+      "store login",
+      `'${login}', shared by the team ([store] shared_login): Touches are private by convention only`,
+      "give each person a login of their own ([store] user) and remove [store] shared_login",
+    );
+  }
+  return ok("store login", `'${login}', the same as [identity] user_id`);
+}
+
+/** How the connection to the graph store travels, as `[store] url` asks. */
+function transportCheck(url: string): Check {
+  const transport = transportOf(url);
+  if (transport === "tls") return ok("store transport", "TLS, the server's certificate verified");
+  if (transport === "tls-unverified") {
+    return warn(
+      "store transport",
+      "TLS without verifying the certificate (+ssc): encrypted, but anyone on the path could pose as the server",
+      "give the server a certificate this system trusts and use bolt+s:// (or neo4j+s://)",
+    );
+  }
+  if (isLoopback(url)) return ok("store transport", "unencrypted, on this machine only");
+  return warn(
+    "store transport",
+    "unencrypted: the password and every Touch cross the network in the clear",
+    "enable TLS on the server and use bolt+s:// (or neo4j+s://) in [store] url",
+  );
 }
 
 /** The graph server's report; only a graph store has one. */

@@ -42,3 +42,40 @@ export function printableUrl(url: string): string {
 export function hasCredentials(url: string): boolean {
   return printableUrl(url) !== url;
 }
+
+/** How a Bolt URL's connection travels, as its scheme says. */
+export type Transport = "tls" | "tls-unverified" | "plain";
+
+/**
+ * The transport a Bolt URL asks for: `+s` is TLS with the certificate
+ * verified against the system's authorities, `+ssc` TLS accepting any
+ * certificate (a self-signed one), neither is unencrypted.
+ *
+ * @example
+ * ```ts
+ * transportOf("neo4j+s://db.example:7687"); // "tls"
+ * transportOf("bolt+ssc://db:7687"); // "tls-unverified"
+ * transportOf("bolt://127.0.0.1:7687"); // "plain"
+ * ```
+ */
+export function transportOf(url: string): Transport {
+  const scheme = /^[a-z0-9+.-]+(?=:)/i.exec(url)?.[0].toLowerCase() ?? "";
+  if (scheme.endsWith("+s")) return "tls";
+  if (scheme.endsWith("+ssc")) return "tls-unverified";
+  return "plain";
+}
+
+/**
+ * Whether a Bolt URL's host is this machine (`localhost`, `127.x`, `::1`),
+ * where an unencrypted connection crosses no network.
+ *
+ * @example
+ * ```ts
+ * isLoopback("bolt://127.0.0.1:7687"); // true
+ * isLoopback("bolt://db.team.example:7687"); // false
+ * ```
+ */
+export function isLoopback(url: string): boolean {
+  const host = /^[a-z0-9+.-]+:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^:/?#]+)/i.exec(url)?.[1] ?? "";
+  return /^(localhost|127(\.\d+){3}|\[::1\])$/i.test(host);
+}

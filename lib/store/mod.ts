@@ -54,7 +54,8 @@ export {
   type SweepSignal,
 } from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
-export { hasCredentials, printableUrl } from "./bolt_url.ts";
+export { hasCredentials, isLoopback, printableUrl, transportOf } from "./bolt_url.ts";
+export { LoginMismatchError } from "./login.ts";
 export type {
   GraphSync,
   GraphTarget,
@@ -118,9 +119,10 @@ export async function migrateToGraph(
   path: string,
   userId: string,
   target: GraphTarget,
+  options: { sharedLogin: boolean },
 ): Promise<MigrateCounts> {
   const graph = await import("./graph/mod.ts");
-  return await graph.migrateToGraph(path, userId, target);
+  return await graph.migrateToGraph(path, userId, target, options);
 }
 
 /**

@@ -16,7 +16,7 @@
  * @module
  */
 
-import type { Config } from "../config.ts";
+import { type Config, requireUserId } from "../config.ts";
 import { firstLine, UserError } from "../errors.ts";
 import { UnsafePathError } from "../private_files.ts";
 import { openSource } from "../github/mod.ts";
@@ -65,6 +65,8 @@ function message(e: unknown, token: string | null): string {
  * token, the shared store unreachable), after recording it.
  */
 export async function runSweep(config: Config, request: SweepRequest): Promise<SweepResult> {
+  // Fail closed, as reads do: a Sweep leases its user's Touches, and without one it has none.
+  requireUserId(config);
   const auto = request.trigger === "auto";
   if (auto && !config.sweep.auto) return { status: "off" };
   const lock = await takeLock(config, request.trigger);

@@ -6,7 +6,12 @@
 #   start.sh start [--watch-pid P]  start it in the background, wait for Bolt, print
 #                                   `export RGRAPH_TEST_NEO4J_URL=bolt://127.0.0.1:PORT`
 #                                   (with --watch-pid the server also exits by itself
-#                                   once process P has exited)
+#                                   once process P has exited); with openssl, a second
+#                                   server in the same process takes TLS only, with a
+#                                   self-signed certificate for localhost, auth and a login
+#                                   per user (alice/alice-password, bob/bob-password), printed as
+#                                   `export RGRAPH_TEST_NEO4J_TLS_URL=bolt+s://localhost:PORT`
+#                                   and `export RGRAPH_TEST_NEO4J_TLS_CA=<its certificate>`
 #   start.sh stop                   stop the server this script started
 #   start.sh PIDFILE                start it, write its pid to PIDFILE, print only the URL
 #
@@ -62,13 +67,24 @@ start() {
   local t0=$SECONDS
   local args=()
   [ -n "$watch" ] && args=(--watch-pid "$watch")
+  local tls=""
+  if command -v openssl >/dev/null; then
+    tls="$state/tls"
+    mkdir -p "$tls"
+    # A fresh self-signed certificate a run trusts only when it says so (bolt+ssc, or the CA file).
+    openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=localhost" \
+      -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+      -keyout "$tls/private.key" -out "$tls/public.crt" >/dev/null 2>&1 || tls=""
+    [ -n "$tls" ] && args+=(--tls "$tls")
+  fi
   nohup java -Xmx1g -XX:+UseSerialGC -cp "$here/target/classes:$(cat "$cp_file")" \
     Launcher "${args[@]}" >"$state/out" 2>"$state/log" </dev/null &
   echo $! >"$state/pid"
-  local url=""
+  local url="" tls_url=""
   for _ in $(seq 1 360); do
     url="$(sed -n 's/^BOLT //p' "$state/out" | head -n1)"
-    [ -n "$url" ] && break
+    tls_url="$(sed -n 's/^BOLT_TLS //p' "$state/out" | head -n1)"
+    [ -n "$url" ] && { [ -z "$tls" ] || [ -n "$tls_url" ]; } && break
     if ! kill -0 "$(cat "$state/pid")" 2>/dev/null; then
       say "the server exited before opening Bolt; its log:"
       tail -n 30 "$state/log" >&2
@@ -76,8 +92,8 @@ start() {
     fi
     sleep 0.5
   done
-  if [ -z "$url" ]; then
-    say "no Bolt URL after 180 s; its log:"
+  if [ -z "$url" ] || { [ -n "$tls" ] && [ -z "$tls_url" ]; }; then
+    say "no Bolt URL (or no TLS one) after 180 s; its log:"
     tail -n 30 "$state/log" >&2
     stop_server
     return 1
@@ -85,6 +101,10 @@ start() {
   echo "$url" >"$state/url"
   say "started at $url in $((SECONDS - t0)) s (pid $(cat "$state/pid"))"
   echo "export RGRAPH_TEST_NEO4J_URL=$url"
+  if [ -n "$tls_url" ]; then
+    echo "export RGRAPH_TEST_NEO4J_TLS_URL=$tls_url"
+    echo "export RGRAPH_TEST_NEO4J_TLS_CA=$tls/public.crt"
+  fi
 }
 
 stop_server() {

@@ -199,15 +199,16 @@ DELETE s`;
 
 /**
  * Pending Touches, and rate-limited ones settled before `$retry` (none when
- * it is ''), whose lease is free, of `$user` (everyone's when null). Only
- * rgraph's Touches: another writer's (the upstream package keeps `touch_id`
- * and no user) are its own to sweep.
+ * it is ''), whose lease is free, of `$user` only: with no user, none (a
+ * Sweep never fetches, or prints in its errors, another user's addresses).
+ * Only rgraph's Touches: another writer's (the upstream package keeps
+ * `touch_id` and no user) are its own to sweep.
  */
 const LEASABLE = `(t.status = 'pending' OR (t.status = 'unresolved' AND t.reason = 'rate_limited'
     AND t.settled_at < $retry))
   AND (t.lease_until IS NULL OR t.lease_until <= $now)
-  AND ($user IS NULL OR t.user_id = $user)
-  AND t.user_id IS NOT NULL AND t.dedup_key IS NOT NULL AND t.recorded_at IS NOT NULL`;
+  AND t.user_id = $user
+  AND t.dedup_key IS NOT NULL AND t.recorded_at IS NOT NULL`;
 
 /**
  * Whether any Touch is leasable: one read, where the lease itself is a write

@@ -24,14 +24,15 @@ import { drainSpool, openEmbeddedStore } from "../sqlite/mod.ts";
 import { connectGraph, type GraphStore, type GraphTarget } from "./store.ts";
 import { copyToGraph, drainOutbox, type MigrateCounts, syncStores } from "./outbox.ts";
 import { storeLog } from "./store_log.ts";
+import { loginMismatch, LoginMismatchError } from "../login.ts";
 
 /**
  * Connects to the graph store `[store] url` names, as the configured user;
  * nodes it cannot read are logged to `store.log` in the data directory.
  */
-function connectConfigured(config: Config): Promise<GraphStore> {
+async function connectConfigured(config: Config): Promise<GraphStore> {
   if (config.store.url === null) throw new StoreUnavailableError("no [store] url is configured");
-  return connectGraph(
+  const store = await connectGraph(
     {
       url: config.store.url,
       user: config.store.user,
@@ -40,6 +41,19 @@ function connectConfigured(config: Config): Promise<GraphStore> {
     },
     { leaseUser: config.identity.user_id, onSkip: storeLog(config.data_dir) },
   );
+  return await asIdentity(store, config.identity.user_id, config);
+}
+
+/** `store`, or a refusal (closing it) when its login may not act as `userId`. */
+async function asIdentity(
+  store: GraphStore,
+  userId: string | null,
+  config: Config,
+): Promise<GraphStore> {
+  const why = loginMismatch(store.login, userId, config.store.shared_login);
+  if (why === null) return store;
+  await store.close();
+  throw new LoginMismatchError(store.login!, `${config.file}: ${why}`);
 }
 
 /**
@@ -99,17 +113,22 @@ export async function sendOutbox(store: GraphStore): Promise<number> {
 
 /**
  * `rgraph migrate`: copies the embedded store at `path` (its Resources,
- * Listings and `userId`'s Touches) into the graph store at `target`.
+ * Listings and `userId`'s Touches) into the graph store at `target`, whose
+ * login must be `userId`'s unless `sharedLogin` (see {@link loginMismatch}).
  */
 export async function migrateToGraph(
   path: string,
   userId: string,
   target: GraphTarget,
+  options: { sharedLogin: boolean },
 ): Promise<MigrateCounts> {
   const local = openEmbeddedStore(path);
   try {
     const graph = await connectGraph(target, { leaseUser: userId });
     try {
+      // The Touches copied become userId's on the server: the login must be theirs too.
+      const why = loginMismatch(graph.login, userId, options.sharedLogin);
+      if (why !== null) throw new UserError(why);
       return await copyToGraph(local, graph, userId);
     } finally {
       await graph.close();

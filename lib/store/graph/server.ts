@@ -99,6 +99,28 @@ export async function identify(agent: string, run: AutoCommit): Promise<ServerId
   }
 }
 
+/**
+ * The login the server says this connection is, from `SHOW CURRENT USER`
+ * (Neo4j 4.2+, Community and Enterprise, no privilege needed; Memgraph
+ * 2.18+); null when the server has no logins to tell (Neo4j with auth
+ * disabled answers no row, Memgraph without users a null) or cannot say
+ * (an older Memgraph does not parse the statement).
+ *
+ * @example
+ * ```ts
+ * await currentLogin(run); // "alice" (connected as alice), or null
+ * ```
+ */
+export async function currentLogin(run: AutoCommit): Promise<string | null> {
+  try {
+    const [row] = await run("SHOW CURRENT USER");
+    const login = row?.user ?? row?.username ?? Object.values(row ?? {})[0];
+    return typeof login === "string" && login !== "" ? login : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The leading `X.Y.Z` of a version (`3.4.0+12~abc` is 3.4.0); null when there is none. */
 export function parseVersion(text: string): [number, number, number] | null {
   const m = /^v?(\d+)\.(\d+)(?:\.(\d+))?/.exec(text.trim());

@@ -70,6 +70,7 @@ import {
   wholeNumber,
 } from "./decode.ts";
 import { retrying } from "./retry.ts";
+import { certificateProblem } from "./tls.ts";
 import {
   CHANGE_COUNTER,
   type ChangeCounter,
@@ -83,6 +84,7 @@ import {
   UNSTAMPED_LISTINGS,
 } from "./changes.ts";
 import {
+  currentLogin,
   identify,
   MINIMUM_VERSION,
   refusal,
@@ -123,8 +125,8 @@ export interface GraphTarget {
 export interface GraphOptions {
   /**
    * Whose pending Touches `leasePending` may lease (the person running the
-   * Sweep): others' Touches stay private. `null` leases everyone's (a
-   * dedicated team sweeper), never another writer's.
+   * Sweep): others' Touches stay private. `null` leases none (fail closed:
+   * a Sweep without an identity refuses before it opens a store anyway).
    */
   leaseUser?: string | null;
   /**
@@ -176,6 +178,25 @@ function unreachable(url: string, e: unknown): StoreUnavailableError {
   );
 }
 
+/**
+ * {@link unreachable}, naming the certificate when TLS verification is what
+ * failed (`bolt+s`, `neo4j+s`), with the way out: `+ssc` encrypts without
+ * verifying, for a self-signed server the team trusts.
+ */
+async function unreachableAtConnect(url: string, e: unknown): Promise<StoreUnavailableError> {
+  const message = String((e as Error)?.message ?? e);
+  if (!/^(bolt|neo4j)\+s:/i.test(url) || !/certificate/i.test(message)) return unreachable(url, e);
+  const problem = await certificateProblem(url);
+  const what = problem ?? "not trusted";
+  return new StoreUnavailableError(
+    `${printableUrl(url)}: its TLS certificate was refused: ${what}; give the server a ` +
+      `certificate this system trusts, or use ${
+        printableUrl(url).replace(/\+s:/i, "+ssc:")
+      } to encrypt without verifying it`,
+    e,
+  );
+}
+
 /** Rows as plain objects. */
 function rowsOf(result: { records: { toObject(): object }[] }): Props[] {
   return result.records.map((r) => r.toObject() as Props);
@@ -191,6 +212,8 @@ class MembersMoved extends Error {}
 export class GraphStore implements Store {
   readonly kind = "graph" as const;
   readonly server: ServerIdentity;
+  /** The login the server says this connection is (`SHOW CURRENT USER`); null when it has none to tell. */
+  readonly login: string | null;
   readonly #driver: Driver;
   readonly #target: GraphTarget;
   readonly #leaseUser: string | null;
@@ -208,10 +231,17 @@ export class GraphStore implements Store {
   /** Whether the last lease found fewer Touches than it asked for. */
   #leasedShort = false;
 
-  constructor(driver: Driver, target: GraphTarget, server: ServerIdentity, options: GraphOptions) {
+  constructor(
+    driver: Driver,
+    target: GraphTarget,
+    server: ServerIdentity,
+    options: GraphOptions,
+    login: string | null = null,
+  ) {
     this.#driver = driver;
     this.#target = target;
     this.server = server;
+    this.login = login;
     this.#leaseUser = options.leaseUser ?? null;
     this.#onSkip = options.onSkip ?? null;
   }
@@ -1062,7 +1092,7 @@ export async function connectGraph(
           e,
         );
       }
-      return new GraphStore(driver, target, server, options);
+      return new GraphStore(driver, target, server, options, await currentLogin(run));
     } finally {
       await session.close();
     }
@@ -1070,7 +1100,9 @@ export async function connectGraph(
     await driver.close();
     if (e instanceof UnsupportedStoreError) throw e;
     // Any other server-side refusal here (authentication, unknown database) also means no shared store.
-    if (isUnreachable(e) || e instanceof neo4j.Neo4jError) throw unreachable(target.url, e);
+    if (isUnreachable(e) || e instanceof neo4j.Neo4jError) {
+      throw await unreachableAtConnect(target.url, e);
+    }
     throw e;
   }
 }
