@@ -22,6 +22,8 @@ import { answer, invalidAnswer, MemberCache, parseAsked } from "./answer.ts";
 import { StoreConnection } from "./connection.ts";
 import { callIds, type ServerEnv, SESSION_VARIABLES } from "./call_ids.ts";
 import { StdioTransport } from "./stdio.ts";
+import { neutralizeLine } from "../untrusted.ts";
+import { firstLine } from "../errors.ts";
 // Not from main.ts: main.ts awaits the command module at top level, so importing it back would deadlock.
 import project from "../../deno.json" with { type: "json" };
 
@@ -136,7 +138,7 @@ export async function serveMcp(config: Config, options: ServeOptions = {}): Prom
       } catch (e) {
         if (e instanceof StoreUnavailableError) return text(unreachableText(e), true);
         return text(
-          `rgraph: memory could not be read (${(e as Error).message}); fetch it normally`,
+          `rgraph: memory could not be read (${neutralizeLine(firstLine(e))}); fetch it normally`,
           true,
         );
       }
