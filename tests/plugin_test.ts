@@ -247,3 +247,35 @@ Deno.test("the plugin and rgraph install in one harness record each Touch once; 
     await Deno.remove(user.dir, { recursive: true });
   }
 });
+
+Deno.test("doctor names a linked Gemini CLI extension, enabled or disabled for the project as its overrides say", async () => {
+  const user = await freshUser();
+  try {
+    const root = await pluginCopy(`${user.dir}/checkout`);
+    const project = `${user.dir}/project`;
+    await Deno.mkdir(project);
+    const env = { ...user.env };
+    await launcher(root, ["gemini", "session-start"], env, SESSION_START);
+    // What `gemini extensions link <checkout>/plugin/gemini` records.
+    const ext = `${env.HOME}/.gemini/extensions`;
+    await Deno.mkdir(`${ext}/rgraph`, { recursive: true });
+    await Deno.writeTextFile(
+      `${ext}/rgraph/.gemini-extension-install.json`,
+      JSON.stringify({ source: `${root}/plugin/gemini`, type: "link" }),
+    );
+    const enablement = (overrides: string[]) =>
+      Deno.writeTextFile(
+        `${ext}/extension-enablement.json`,
+        JSON.stringify({ rgraph: { overrides } }),
+      );
+    await enablement([`${env.HOME}/*`, `${user.dir}/*`]);
+    const on = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
+    assert.match(on.stdout, /gemini plugin rgraph: enabled \(version 0\.1\.0, user scope/);
+    assert.match(on.stdout, /gemini plugin rgraph hook probe: exit 0, valid JSON answer/);
+    await enablement([`${user.dir}/*`, `!${project}/*`]);
+    const off = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
+    assert.match(off.stdout, /gemini plugin rgraph: installed but disabled/);
+  } finally {
+    await Deno.remove(user.dir, { recursive: true });
+  }
+});
