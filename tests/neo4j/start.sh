@@ -10,7 +10,7 @@
 #                                   server in the same process takes TLS only, with a
 #                                   self-signed certificate for localhost, auth and a login
 #                                   per user (alice/alice-password, bob/bob-password), printed as
-#                                   `export RGRAPH_TEST_NEO4J_TLS_URL=bolt+s://localhost:PORT`
+#                                   `export RGRAPH_TEST_NEO4J_TLS_URL=bolt+s://127.0.0.1:PORT`
 #                                   and `export RGRAPH_TEST_NEO4J_TLS_CA=<its certificate>`
 #   start.sh stop                   stop the server this script started
 #   start.sh PIDFILE                start it, write its pid to PIDFILE, print only the URL
@@ -26,6 +26,8 @@ say() { echo "neo4j: $*" >&2; }
 
 built() {
   [ -f "$cp_file" ] && [ -f "$here/target/classes/Launcher.class" ] || return 1
+  # A launcher older than its source is rebuilt (offline: the jars are already cached).
+  [ "$here/target/classes/Launcher.class" -nt "$here/src/main/java/Launcher.java" ] || return 1
   local jar
   # A classpath naming a jar the Maven cache no longer has is stale.
   for jar in $(tr ':' ' ' < "$cp_file"); do [ -f "$jar" ] || return 1; done

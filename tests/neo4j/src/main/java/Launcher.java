@@ -22,9 +22,9 @@ import org.neo4j.harness.Neo4jBuilders;
  *
  * <p>With {@code --tls DIR} a second server runs in the same process, as a
  * team's would: Bolt over TLS only (the {@code private.key} and
- * {@code public.crt} in DIR, a self-signed certificate for localhost), auth
+ * {@code public.crt} in DIR, a self-signed certificate for localhost and 127.0.0.1), auth
  * enabled, and one login per user ({@code alice}/{@code alice-password},
- * {@code bob}/{@code bob-password}); it prints {@code BOLT_TLS bolt+s://localhost:PORT}.
+ * {@code bob}/{@code bob-password}); it prints {@code BOLT_TLS bolt+s://127.0.0.1:PORT}.
  *
  * <p>Example: {@code java -cp "target/classes:$(cat target/classpath.txt)" Launcher --watch-pid $$}
  */
@@ -60,7 +60,7 @@ public final class Launcher {
       int tlsPort = freePort();
       Neo4j secure = tlsServer(tls, tlsPort);
       Runtime.getRuntime().addShutdownHook(new Thread(secure::close));
-      System.out.println("BOLT_TLS bolt+s://localhost:" + tlsPort);
+      System.out.println("BOLT_TLS bolt+s://127.0.0.1:" + tlsPort);
     }
     System.out.flush();
 
