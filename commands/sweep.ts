@@ -27,7 +27,7 @@ import {
   summaryLine,
   type SweepProgress,
 } from "../lib/sweep/mod.ts";
-import { terminalJson } from "../lib/untrusted.ts";
+import { neutralizeLine, terminalJson } from "../lib/untrusted.ts";
 
 const SPEC = {
   name: "sweep",
@@ -144,7 +144,7 @@ export async function main(args: string[]): Promise<number> {
   const summary = result.summary;
   console.log(parsed.values.json ? terminalJson(summary) : summaryLine(summary));
   for (const error of parsed.values.json ? [] : summary.errors) {
-    console.error(`rgraph sweep: ${error}`);
+    console.error(`rgraph sweep: ${neutralizeLine(error)}`);
   }
   return 0;
 }

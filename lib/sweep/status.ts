@@ -106,7 +106,7 @@ function lastLine(l: LastSweep, now: Date): string {
   const seconds = ((Date.parse(l.ended_at) - Date.parse(l.started_at)) / 1000).toFixed(1);
   const unresolved = Object.entries(l.unresolved).map(([r, n]) => `${r} ${n}`).join(", ");
   const counts = l.outcome === "failed"
-    ? `: ${l.error}`
+    ? `: ${clipLine(l.error ?? "failed", 500)}`
     : `: ${plural(l.touches, "touch")}, ${l.resolved} resolved, ${
       unresolved ? `unresolved ${unresolved}` : "0 unresolved"
     }, ${l.pending} pending; ${l.requests} GitHub requests`;
