@@ -234,7 +234,9 @@ for (const server of SERVERS) {
         const labels = (await graph.cypher(`MATCH (n) UNWIND labels(n) AS l RETURN DISTINCT l`))
           .map((r) => r.l as string);
         assert.deepEqual(
-          labels.filter((l) => !["Alias", "PendingRef", "RgraphLock"].includes(l)).sort(),
+          labels.filter((l) =>
+            !["Alias", "PendingRef", "RgraphLock", "RgraphTouchCount"].includes(l)
+          ).sort(),
           [...MODEL_LABELS].sort(),
         );
         const rels = (await graph.cypher(`MATCH ()-[r]->() RETURN DISTINCT type(r) AS t`))
@@ -632,6 +634,65 @@ for (const server of SERVERS) {
       });
       try {
         await assertUpgradedReferences(store);
+      } finally {
+        await store.close();
+      }
+    },
+  });
+}
+
+for (const server of SERVERS) {
+  held(server, {
+    name:
+      `graph store on ${server.name}: a graph written before Touches were counted as they came counts the ones it holds`,
+    ignore: !server.url,
+    async fn() {
+      const before = await freshGraphStore(server.url);
+      try {
+        await before.putResources([{ resource: issue(1) }]);
+        await before.recordTouches([
+          touch("alice", "github:acme/rocket#1"),
+          touch("alice", "github:acme/rocket#2", { recorded_at: "2026-01-01T00:00:00.000Z" }),
+          touch("alice", "github:acme/rocket#1", {
+            status: "served",
+            outcome: "hit",
+            target: "github:acme/rocket#1",
+          }),
+          touch("bob", "github:acme/rocket#1", { status: "served", outcome: "miss" }),
+        ]);
+        // Back to what an older rgraph left: no counts, no reckoning on the Touches, and the
+        // applied schema forgotten.
+        for (
+          const q of [
+            `MATCH (c:RgraphTouchCount) DELETE c`,
+            `MATCH (t:Touch) REMOVE t.avoided`,
+            `MATCH (s:RgraphLock {name: 'schema'}) SET s.tags = [] REMOVE s.model`,
+          ]
+        ) await write(server.url, q);
+      } finally {
+        await before.close();
+      }
+      const store = await connectGraph({
+        url: server.url,
+        user: null,
+        password: null,
+        database: null,
+      });
+      try {
+        assert.deepEqual(await store.userStats("alice"), {
+          cache_reads: { hit: 1, subsumed: 0, miss: 0 },
+          // The item and its one page of comments.
+          requests_avoided: 2,
+          pending: 2,
+          oldest_pending: "2026-01-01T00:00:00.000Z",
+          resolved: 0,
+          unresolved: {},
+        });
+        assert.deepEqual((await store.userStats("bob")).cache_reads, {
+          hit: 0,
+          subsumed: 0,
+          miss: 1,
+        });
       } finally {
         await store.close();
       }

@@ -46,6 +46,51 @@ const DRAW = (cond: string, kind: string, dir: string, n: string, other: string,
     MERGE_EDGE(`${cond} AND ${dir} = 'in'`, kind, other, n, by),
   ].join("\n");
 
+// --- Touch counts ----------------------------------------------------------------
+
+/**
+ * The running count of Touch `t`'s group, so reports read a few nodes
+ * instead of every Touch: one `RgraphTouchCount` per user and (status,
+ * outcome, reason; '' for none), with how many Touches it holds (`n`) and
+ * the GitHub requests its answered Cache Reads avoided. `d` is 1 (a Touch
+ * joins the group) or -1 (it leaves); every statement that records,
+ * settles, retries or forgets a Touch moves it in the same statement.
+ */
+const COUNT_TOUCH = (t: string, d: 1 | -1) => `
+MERGE (c:RgraphTouchCount {key: ${t}.user_id + '\u001f' + ${t}.status + '\u001f' +
+  coalesce(${t}.outcome, '') + '\u001f' + coalesce(${t}.reason, '')})
+ON CREATE SET c.user_id = ${t}.user_id, c.status = ${t}.status,
+  c.outcome = coalesce(${t}.outcome, ''), c.reason = coalesce(${t}.reason, ''), c.n = 0,
+  c.avoided = 0
+SET c.n = c.n + ${d}, c.avoided = c.avoided + ${d} * coalesce(${t}.avoided, 0)`;
+
+/**
+ * What answering Touch \`t\` from memory spared GitHub (\`avoided\`), as
+ * lib/sweep/cost.ts reckons it, from what answers its target now: a Listing
+ * one request per 100 members (up to what was asked) plus one per member; a
+ * repository 2; an item 1 plus one per 100 comments. 0 for anything but an
+ * answered Cache Read. Binds \`t\` and \`avoided\`, one row per Touch.
+ */
+const AVOIDED = `
+WITH t, coalesce(t.target, t.address) AS k,
+  t.status = 'served' AND t.outcome IN ['hit', 'subsumed'] AS answered
+OPTIONAL MATCH (l:Listing {key: k}) WHERE answered
+WITH t, k, answered, head(collect(l)) AS l
+OPTIONAL MATCH (d:Resource {address: k}) WHERE answered
+WITH t, k, answered, l, head(collect(d)) AS d
+OPTIONAL MATCH (:Alias {key: k})-[:ALIAS_OF]->(al:Resource) WHERE answered AND d IS NULL
+WITH t, answered, l, d, head(collect(al)) AS al
+WITH t, answered, l, coalesce(d, al) AS r
+WITH t, answered, l, r, CASE WHEN t.asked_limit IS NOT NULL
+    AND t.asked_limit < toInteger(coalesce(l.member_count, 0))
+  THEN toInteger(t.asked_limit) ELSE toInteger(coalesce(l.member_count, 0)) END AS m
+WITH t, CASE
+  WHEN NOT answered THEN 0
+  WHEN l IS NOT NULL THEN (m + 99) / 100 + m
+  WHEN r IS NULL THEN 0
+  WHEN r:Repository THEN 2
+  ELSE 1 + (toInteger(coalesce(r.comment_count, 0)) + 99) / 100 END AS avoided`;
+
 // --- Schema ----------------------------------------------------------------------
 
 /**
@@ -74,6 +119,19 @@ export const UPGRADES = [
    WHERE n.references IS NOT NULL AND n.null_keys IS NOT NULL
    SET n.referenced_by = n.references
    REMOVE n.references`,
+  // Touches counted as they come (COUNT_TOUCH): each answered Cache Read reckoned from what is
+  // stored now (the only record left of what answered it), then every user's counts filled.
+  `MATCH (t:Touch)
+   WHERE t.user_id IS NOT NULL AND t.status IS NOT NULL AND t.avoided IS NULL
+   ${AVOIDED}
+   SET t.avoided = avoided`,
+  `MATCH (t:Touch)
+   WHERE t.user_id IS NOT NULL AND t.status IS NOT NULL
+   WITH t.user_id AS user, t.status AS status, coalesce(t.outcome, '') AS outcome,
+     coalesce(t.reason, '') AS reason, count(*) AS n, sum(coalesce(t.avoided, 0)) AS avoided
+   MERGE (c:RgraphTouchCount {key: user + '\u001f' + status + '\u001f' + outcome + '\u001f' + reason})
+   SET c.user_id = user, c.status = status, c.outcome = outcome, c.reason = reason, c.n = n,
+     c.avoided = avoided`,
 ] as const;
 
 /** The schema record: which setups were applied, and how it went. */
@@ -137,6 +195,10 @@ FOREACH (sid IN CASE WHEN t.session_id IS NULL THEN [] ELSE [t.session_id] END |
   MERGE (s:Session {session_id: sid}) MERGE (t)-[:IN_SESSION]->(s))
 WITH t
 ${JOIN_TOUCH}
+${AVOIDED}
+SET t.avoided = avoided
+WITH t
+${COUNT_TOUCH("t", 1)}
 RETURN t.id AS id`;
 
 /** One user's Touches, oldest first. */
@@ -150,12 +212,15 @@ RETURN t ORDER BY t.recorded_at, t.seq`;
 
 /**
  * A page of one user's Touches, newest first, recorded before (`$at`,
- * `$seq`): where the previous page ended.
+ * `$seq`): where the previous page ended. The first page (`$first`) also
+ * holds those with no recording time (another writer's, unreadable), so
+ * they are named once in store.log as every read of them does.
  */
 export const TOUCH_PAGE = `
 MATCH (t:Touch)
 WHERE t.user_id = $user
-  AND (t.recorded_at < $at OR (t.recorded_at = $at AND coalesce(t.seq, 0) < $seq))
+  AND (t.recorded_at < $at OR (t.recorded_at = $at AND coalesce(t.seq, 0) < $seq)
+    OR ($first AND t.recorded_at IS NULL))
   AND ($session IS NULL OR t.session_id = $session)
   AND ($since IS NULL OR t.recorded_at >= $since)
   AND ($status IS NULL OR t.status = $status)
@@ -181,8 +246,15 @@ RETURN t ORDER BY t.recorded_at, t.seq`;
 export const FORGET_TOUCHES = `${FORGOTTEN}
 OPTIONAL MATCH (t)-[:IN_SESSION]->(s:Session)
 WITH t, properties(t) AS was, s.session_id AS sid
+${COUNT_TOUCH("t", -1)}
 DETACH DELETE t
 RETURN was, sid ORDER BY was.recorded_at, was.seq`;
+
+/** Deletes a user's emptied counts: forgetting everything leaves no count naming them. */
+export const DROP_EMPTY_COUNTS = `
+MATCH (c:RgraphTouchCount {user_id: $user})
+WHERE c.n = 0 AND c.avoided = 0
+DELETE c`;
 
 /**
  * Deletes the named Sessions that nothing joins any more: a forgotten
@@ -233,6 +305,8 @@ WITH t ORDER BY t.recorded_at, t.seq LIMIT $limit
 SET t.lease_lock = true
 REMOVE t.lease_lock
 WITH t, (${LEASABLE}) AS won
+WITH t, won, won AND t.status = 'unresolved' AS retried
+${WHEN("retried", COUNT_TOUCH("t", -1))}
 ${
   WHEN(
     "won",
@@ -240,6 +314,7 @@ ${
       "REMOVE t.reason, t.settled_at",
   )
 }
+${WHEN("retried", COUNT_TOUCH("t", 1))}
 RETURN t, won`;
 
 const HELD = `MATCH (t:Touch {id: $id}) WHERE t.lease_owner = $owner AND t.status = 'pending'`;
@@ -250,13 +325,21 @@ const HELD = `MATCH (t:Touch {id: $id}) WHERE t.lease_owner = $owner AND t.statu
  */
 export const SETTLE = {
   resolved: `${HELD}
+${COUNT_TOUCH("t", -1)}
+WITH t
 SET t.status = 'resolved', t.target = $target, t.settled_at = $now
 REMOVE t.reason, t.detail, t.lease_owner, t.lease_until
 WITH t
+${COUNT_TOUCH("t", 1)}
+WITH t
 ${JOIN_TOUCH}`,
   unresolved: `${HELD}
+${COUNT_TOUCH("t", -1)}
+WITH t
 SET t.status = 'unresolved', t.reason = $reason, t.detail = $detail, t.settled_at = $now
-REMOVE t.lease_owner, t.lease_until`,
+REMOVE t.lease_owner, t.lease_until
+WITH t
+${COUNT_TOUCH("t", 1)}`,
   // With $failure, one more consecutive failure on GitHub's side, and its message.
   pending: `${HELD}
 SET t.failures = coalesce(t.failures, 0) + CASE WHEN $failure IS NULL THEN 0 ELSE 1 END,
@@ -648,28 +731,25 @@ RETURN m.position AS position, n ORDER BY position`;
 
 // --- Reports ---------------------------------------------------------------------
 
+/** A user's running counts (see COUNT_TOUCH), as groups. */
+export const TOUCH_TALLY = `
+MATCH (c:RgraphTouchCount {user_id: $user})
+WHERE c.n <> 0 OR c.avoided <> 0
+RETURN c.status AS status, CASE c.outcome WHEN '' THEN null ELSE c.outcome END AS outcome,
+  CASE c.reason WHEN '' THEN null ELSE c.reason END AS reason, c.n AS n, c.avoided AS avoided`;
+
+/** When a user's oldest pending Touch was recorded (through the status index: pending ones are few). */
+export const OLDEST_PENDING = `
+MATCH (t:Touch)
+WHERE t.status = 'pending' AND t.user_id = $user
+RETURN min(t.recorded_at) AS oldest`;
+
+/** A user's Touches recorded since \`$since\`, counted one by one in groups. */
 export const TOUCH_COUNTS = `
 MATCH (t:Touch)
-WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
+WHERE t.user_id = $user AND t.recorded_at >= $since
 RETURN t.status AS status, t.outcome AS outcome, t.reason AS reason, count(*) AS n,
-  min(t.recorded_at) AS oldest`;
-
-/**
- * What served each of a user's answered reads: the Listing's member count,
- * or the Resource's kind and comment count (what it would have cost GitHub
- * is reckoned from these).
- */
-export const SERVED_READS = `
-MATCH (t:Touch)
-WHERE t.user_id = $user AND ($since IS NULL OR t.recorded_at >= $since)
-  AND t.status = 'served' AND t.outcome IN ['hit', 'subsumed']
-WITH t, coalesce(t.target, t.address) AS k
-OPTIONAL MATCH (l:Listing {key: k})
-${BY_KEY("k")}
-WITH t, l, coalesce(d, al) AS r
-RETURN t.asked_limit AS asked, l IS NOT NULL AS listing, l.member_count AS members,
-  r IS NOT NULL AS stored, CASE WHEN r IS NULL THEN false ELSE r:Repository END AS repository,
-  r.comment_count AS comments`;
+  min(t.recorded_at) AS oldest, sum(coalesce(t.avoided, 0)) AS avoided`;
 
 /** Resources by the kind their labels name. */
 export const RESOURCE_COUNTS = `

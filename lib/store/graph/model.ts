@@ -61,6 +61,8 @@ export const UNIQUE: readonly (readonly [label: string, property: string])[] = [
   // The family defines a Session by its id (its other writers create this
   // constraint too): with it, concurrent MERGEs of one Session cannot duplicate it.
   ["Session", "session_id"],
+  // One running count per user and (status, outcome, reason): see cypher.ts's COUNT_TOUCH.
+  ["RgraphTouchCount", "key"],
 ];
 
 /**
@@ -79,6 +81,7 @@ export const INDEXED: readonly (readonly [label: string, property: string])[] = 
   ["Touch", "user_id"],
   ["Action", "tool_use_id"],
   ["Agent", "agent_id"],
+  ["RgraphTouchCount", "user_id"],
 ];
 
 /** Every schema rule, the lock node's first: schema setup takes that lock before the rest. */

@@ -430,10 +430,11 @@ export class GraphStore implements Store {
     requireUser(userId);
     // Past every ISO time and sequence number: the first page starts at the newest.
     let end = { at: "\uffff", seq: Number.MAX_SAFE_INTEGER };
-    for (;;) {
+    for (let first = true;; first = false) {
       const rows = await this.#read(Q.TOUCH_PAGE, {
         user: userId,
         ...end,
+        first,
         session: query.session_id ?? null,
         since: query.since ?? null,
         status: query.status ?? null,
@@ -442,7 +443,7 @@ export class GraphStore implements Store {
       const nodes = rows.map((r) => nodeProps(r.t));
       const page = this.#touches(nodes);
       if (page.length > 0) yield page;
-      const last = nodes[nodes.length - 1];
+      const last = nodes.findLast((p) => typeof p.recorded_at === "string");
       if (nodes.length < pageSize || last === undefined) return;
       end = { at: String(last.recorded_at), seq: Number(last.seq ?? 0) };
     }
@@ -511,6 +512,7 @@ export class GraphStore implements Store {
       const rows = await run(Q.FORGET_TOUCHES, params);
       const sids = [...new Set(rows.map((r) => r.sid).filter((s) => typeof s === "string"))];
       if (sids.length) await run(Q.DROP_EMPTY_SESSIONS, { sids });
+      if (rows.length) await run(Q.DROP_EMPTY_COUNTS, { user: userId });
       return this.#touches(rows.map((r) => r.was as Props));
     });
   }
@@ -814,12 +816,21 @@ export class GraphStore implements Store {
 
   async userStats(userId: string, since?: string): Promise<UserStats> {
     requireUser(userId);
-    const params = { user: userId, since: since ?? null };
-    const [groups, served] = await this.#tx(
+    if (since !== undefined) {
+      const groups = await this.#read(Q.TOUCH_COUNTS, { user: userId, since });
+      return tallyTouches(groups, sumAvoided(groups));
+    }
+    // The running counts, and the oldest pending Touch: a few nodes, whatever the Touches.
+    const [groups, oldest] = await this.#tx(
       "read",
-      (run) => Promise.all([run(Q.TOUCH_COUNTS, params), run(Q.SERVED_READS, params)]),
+      (run) =>
+        Promise.all([
+          run(Q.TOUCH_TALLY, { user: userId }),
+          run(Q.OLDEST_PENDING, { user: userId }),
+        ]),
     );
-    return tallyTouches(groups, served.reduce((n, r) => n + requestsAvoided(r), 0));
+    for (const g of groups) if (g.status === "pending") g.oldest = oldest[0]?.oldest ?? null;
+    return tallyTouches(groups, sumAvoided(groups));
   }
 
   async memoryStats(): Promise<MemoryStats> {
@@ -994,22 +1005,9 @@ async function inTransaction<T>(
   }
 }
 
-/**
- * What an answered read would have cost GitHub, from what served it: an
- * item 1 request plus one per 100 comments; a listing one per 100 members
- * (up to what was asked) plus one per member; a repository 2 (metadata and
- * README).
- */
-function requestsAvoided(row: Props): number {
-  if (row.listing === true) {
-    const members = wholeNumber(row.members) ?? 0;
-    const asked = wholeNumber(row.asked);
-    const m = asked !== null && asked < members ? asked : members;
-    return Math.floor((m + 99) / 100) + m;
-  }
-  if (row.stored !== true) return 0;
-  if (row.repository === true) return 2;
-  return 1 + Math.floor(((wholeNumber(row.comments) ?? 0) + 99) / 100);
+/** Requests avoided over count groups: only answered Cache Reads carry any. */
+function sumAvoided(groups: Props[]): number {
+  return groups.reduce((n, g) => n + (wholeNumber(g.avoided) ?? 0), 0);
 }
 
 function cmp(a: string, b: string): number {
