@@ -37,9 +37,6 @@
  */
 const HIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029\p{Cs}]/gu;
 
-/** The same class, for a yes/no test (a global regex keeps state between tests). */
-const ANY_HIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029\p{Cs}]/u;
-
 /** The visible stand-in for one hidden character: `[U+` its code point in hex `]`. */
 function visible(ch: string): string {
   const hex = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
@@ -75,20 +72,6 @@ export function neutralize(text: string): string {
  */
 export function neutralizeLine(text: string): string {
   return text.replace(/[\r\n\t\u2028\u2029]+/g, " ").replace(HIDDEN, visible);
-}
-
-/**
- * Whether `text` holds nothing the rule would change in a one-line field:
- * for values shown exactly or not at all (a URL, a path).
- *
- * @example
- * ```ts
- * isPlainLine("https://github.com/o/r"); // true
- * isPlainLine("https://github.com/o/r\u202E"); // false
- * ```
- */
-export function isPlainLine(text: string): boolean {
-  return !ANY_HIDDEN.test(text);
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isPlainLine, neutralize, neutralizeLine } from "./untrusted.ts";
+import { clipLine, neutralize, neutralizeLine, terminalJson } from "./untrusted.ts";
 
 // [what, input, block, line]
 const CASES: [string, string, string, string][] = [
@@ -53,15 +53,22 @@ Deno.test("neutralize leaves nothing of the rule's classes behind", () => {
   const hidden = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
   assert.ok(!hidden.test(neutralize(all).replace(/[\n\t]/g, "")));
   assert.ok(!hidden.test(neutralizeLine(all)));
-  assert.ok(isPlainLine(neutralizeLine(all)));
 });
 
-Deno.test("isPlainLine: only text the rule leaves as it is, on one line", () => {
-  assert.ok(isPlainLine("https://github.com/o/r/issues/5"));
-  assert.ok(!isPlainLine("https://github.com/o/r\u202E"));
-  assert.ok(!isPlainLine("a\nb"));
-  assert.ok(!isPlainLine("a\tb"));
-  // Twice in a row: a stateful (global) regex would answer differently the second time.
-  assert.ok(!isPlainLine("x\u0007"));
-  assert.ok(!isPlainLine("x\u0007"));
+Deno.test("clipLine: cut at the bound with the full length, never half a surrogate pair", () => {
+  assert.equal(clipLine("short", 10), "short");
+  assert.equal(clipLine("a\u001bb", 10), "a[U+001B]b");
+  assert.equal(clipLine("x".repeat(30), 5), "xxxxx… (30 characters)");
+  assert.equal(clipLine("ab😀cd", 3), "ab… (6 characters)");
+});
+
+Deno.test("terminalJson: the same data for a program, nothing raw for a terminal", () => {
+  const value = { s: "a\u202Eb\u009b2J\u{E0041}\u200B\n\t\u0007", n: 1 };
+  const text = terminalJson(value, 2);
+  assert.deepEqual(JSON.parse(text), value);
+  assert.doesNotMatch(text, /[\u007f-\u009f\u200b\u202e]|\u{E0041}/u);
+  assert.ok(
+    text.includes("\\u202e") && text.includes("\\u009b") && text.includes("\\udb40\\udc41"),
+  );
+  assert.equal(text.split("\n").length, 4, "the indentation's newlines stay");
 });

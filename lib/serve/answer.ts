@@ -26,6 +26,7 @@ import type {
 import type { Store } from "../store/mod.ts";
 import type { Config } from "../config.ts";
 import { chooseListing, MAX_ADDRESS_CHARS, memberMatches, parseAddress } from "../address/mod.ts";
+import { terminalJson } from "../untrusted.ts";
 import { readGitRemote } from "../capture/mod.ts";
 import {
   itemPaging,
@@ -169,7 +170,8 @@ export function notAnAddress(text: string, githubLogin: string | null): string {
   if (text.length > MAX_ADDRESS_CHARS) {
     return `not an address: ${text.length} characters, longer than any (at most ${MAX_ADDRESS_CHARS})`;
   }
-  const shown = JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
+  // Quoted as JSON, with what JSON leaves raw (C1, bidi, zero-width) escaped too: the one rule.
+  const shown = terminalJson(text.length > 200 ? `${text.slice(0, 200)}…` : text);
   if (githubLogin === null && /@me\b/i.test(text)) {
     return `${shown} uses @me, which needs your GitHub login: set [identity] github_login in rgraph's ` +
       "config, or name the login instead of @me";
