@@ -79,9 +79,10 @@ export async function runChecks(options: DoctorOptions): Promise<Check[]> {
     );
     checks.push(captureCheck(config));
     checks.push(...privacyChecks(config));
-    checks.push(...await storeChecks(config));
+    const store = await storeChecks(config);
+    checks.push(...store.checks);
     checks.push(await tokenCheck(config, options.online));
-    const sweeps = await sweepCheck(config);
+    const sweeps = sweepCheck(config, store.stats);
     if (sweeps) checks.push(sweeps);
   }
   for (const harness of HARNESS_IDS) checks.push(...await harnessChecks(harness, options));

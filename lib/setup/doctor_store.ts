@@ -16,6 +16,7 @@ import {
   StoreFaultError,
   transportOf,
   UnsupportedStoreError,
+  type UserStats,
 } from "../store/mod.ts";
 import { firstLine } from "../errors.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
@@ -29,8 +30,30 @@ function megabytes(bytes: number | null): string {
   return bytes === null ? "size unknown" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** The store: reachable, its schema, its size. */
-export async function storeChecks(config: Config): Promise<Check[]> {
+/**
+ * The store: reachable, its schema, its size; with an identity, also the
+ * user's counts that the automatic-sweep check reads (or why they could not
+ * be read), from the same store handle: doctor opens the store once.
+ */
+export async function storeChecks(
+  config: Config,
+): Promise<{ checks: Check[]; stats: UserStats | Error | null }> {
+  const user = config.identity.user_id;
+  let stats: UserStats | Error | null = null;
+  const checks = await storeChecksWith(config, async (store) => {
+    if (user) {
+      stats = await store.userStats(user).catch((e) =>
+        e instanceof Error ? e : new Error(String(e))
+      );
+    }
+  });
+  return { checks, stats: stats ?? (user ? new Error("the store could not be opened") : null) };
+}
+
+async function storeChecksWith(
+  config: Config,
+  alsoRead: (store: Store) => Promise<void>,
+): Promise<Check[]> {
   const out: Check[] = [];
   if (config.store.url === null) {
     const version = schemaOnDisk(config.store.path);
@@ -64,6 +87,7 @@ export async function storeChecks(config: Config): Promise<Check[]> {
         out.push(...graphChecks(await serverReport(store)));
         out.push(loginCheck((store as Store & { login: string | null }).login, config));
       }
+      await alsoRead(store);
     } finally {
       await store.close();
     }

@@ -9,7 +9,7 @@
  */
 
 import type { Config } from "../config.ts";
-import { openStore } from "../store/mod.ts";
+import type { UserStats } from "../store/mod.ts";
 import { readSweepRecord } from "../sweep/mod.ts";
 import { ago } from "../time.ts";
 import { firstLine } from "../errors.ts";
@@ -20,28 +20,27 @@ const WAITED_TOO_LONG_MS = 60 * 60_000;
 
 const NAME = "automatic sweep";
 
-/** The check; `null` without an identity (whose Touches would it count?). */
-export async function sweepCheck(config: Config, now = new Date()): Promise<Check | null> {
+/**
+ * The check from the user's counts as doctor's store check read them (the
+ * store is opened once), or why they could not be read; `null` without an
+ * identity (whose Touches would it count?).
+ */
+export function sweepCheck(
+  config: Config,
+  stats: UserStats | Error | null,
+  now = new Date(),
+): Check | null {
   if (!config.sweep.auto) {
     return ok(NAME, `off ([sweep] auto = false in ${config.file}): run 'rgraph sweep' yourself`);
   }
-  const userId = config.identity.user_id;
-  if (!userId) return null;
+  if (!config.identity.user_id || stats === null) return null;
   const record = readSweepRecord(config.data_dir);
   const last = record.last
     ? `last Sweep ${ago(record.last.ended_at, now)}, ${record.last.outcome}`
     : "no Sweep yet";
-  let stats;
-  try {
-    const store = await openStore(config, { sync: "outbox" });
-    try {
-      stats = await store.userStats(userId);
-    } finally {
-      await store.close();
-    }
-  } catch (e) {
+  if (stats instanceof Error) {
     // The store check above says what is wrong with it.
-    return ok(NAME, `on; ${last} (pending Touches unknown: ${firstLine(e)})`);
+    return ok(NAME, `on; ${last} (pending Touches unknown: ${firstLine(stats)})`);
   }
   const oldest = stats.oldest_pending;
   const why = record.last_error

@@ -47,6 +47,7 @@ import type { Store } from "../../lib/store/contract.ts";
 import type { Listing } from "../../lib/types.ts";
 import type { ResourceWrite } from "../../lib/store/contract.ts";
 import { touch } from "../store_contract.ts";
+import { freshServer } from "./_neo4j.ts";
 
 const LATENCY = 300;
 const ROUNDS = 5;
@@ -66,22 +67,6 @@ function median(xs: number[]): number {
 }
 const sec = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const ok = (cond: boolean) => (cond ? "OK" : "MISSED");
-
-/** A freshly started Neo4j test server of this run's own. */
-async function freshServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const script = new URL("../neo4j/start.sh", import.meta.url).pathname;
-  const env = { ...Deno.env.toObject(), RGRAPH_NEO4J_STATE: await Deno.makeTempDir() };
-  const out = await new Deno.Command("bash", { args: [script, "start"], env, stderr: "inherit" })
-    .output();
-  const url = /RGRAPH_TEST_NEO4J_URL=(\S+)/.exec(new TextDecoder().decode(out.stdout))?.[1];
-  if (!url) throw new Error("could not start the Neo4j test server");
-  return {
-    url,
-    stop: async () => {
-      await new Deno.Command("bash", { args: [script, "stop"], env }).output();
-    },
-  };
-}
 
 /**
  * Deletes everything on the server but rgraph's lock nodes: the one named

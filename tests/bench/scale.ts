@@ -18,11 +18,11 @@
  */
 
 import { openEmbeddedStore, type SqliteStore } from "../../lib/store/mod.ts";
-import type { ResourceWrite } from "../../lib/store/contract.ts";
-import type { Listing, NewTouch, UnresolvedReason } from "../../lib/types.ts";
-import { itemAddress, listingAddress } from "../../lib/address/key.ts";
-import { issue, pull, repository } from "../fixtures_memory.ts";
-import { RGRAPH_FLAGS, type Sandbox, sandbox } from "../helpers.ts";
+import type { NewTouch, UnresolvedReason } from "../../lib/types.ts";
+import { itemAddress } from "../../lib/address/key.ts";
+import { type Sandbox, sandbox } from "../helpers.ts";
+import { prng, putListings, REPOS, resourceBatches } from "./_scale_data.ts";
+import { measure, median, time } from "./_run.ts";
 
 /** One store size: Resources and Touches. */
 interface Size {
@@ -38,7 +38,6 @@ const SIZES: Size[] =
       return { resources, touches };
     });
 const ROUNDS = Number(Deno.env.get("RGRAPH_SCALE_ROUNDS") ?? 3);
-const REPOS = 50;
 const USER = "bench";
 
 /** The commands measured, each as `rgraph ARGS`. */
@@ -50,73 +49,6 @@ const COMMANDS: { name: string; args: string[] }[] = [
   { name: "touches (table)", args: ["touches"] },
   { name: "touches --json", args: ["touches", "--json"] },
 ];
-
-/** A small deterministic generator, so every run builds the same stores. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
-const LOREM = "The planner rewrites nested MATCH clauses before costing them; ".repeat(80);
-
-/** The Resources of a store of `n`: repositories first, then their items. */
-function* resourceBatches(n: number, batch: number): Generator<ResourceWrite[]> {
-  const rand = prng(n);
-  let out: ResourceWrite[] = [];
-  for (let r = 0; r < REPOS; r++) {
-    out.push({ resource: repository(`bench-${r}`, `repo-${r}`) });
-  }
-  for (let i = 0; i < n - REPOS; i++) {
-    const r = i % REPOS;
-    const number = Math.floor(i / REPOS) + 1;
-    const options = {
-      body: LOREM.slice(0, 1024 + Math.floor(rand() * 3072)),
-      comments: Math.floor(rand() * 21),
-    };
-    const item = i % 4 === 3
-      ? pull(`bench-${r}`, `repo-${r}`, number, options)
-      : issue(`bench-${r}`, `repo-${r}`, number, options);
-    out.push({ resource: item });
-    if (out.length >= batch) {
-      yield out;
-      out = [];
-    }
-  }
-  if (out.length) yield out;
-}
-
-/** Listings of 100–500 members of one repository's stored items. */
-async function putListings(store: SqliteStore, resources: number): Promise<string[]> {
-  const perRepo = Math.floor((resources - REPOS) / REPOS);
-  const rand = prng(7);
-  const keys: string[] = [];
-  for (let r = 0; r < REPOS && perRepo > 0; r++) {
-    const members = Math.min(perRepo, 100 + Math.floor(rand() * 401));
-    const a = listingAddress(`bench-${r}`, `repo-${r}`, "issues", {}, null);
-    const listing: Listing = {
-      key: a.key,
-      owner: a.owner,
-      repo: a.repo,
-      listing: "issues",
-      filters: a.filters,
-      limit: null,
-      total_count: members,
-      member_count: members,
-      fully_expanded: true,
-      fetched_at: "2026-11-29T20:00:00Z",
-    } as Listing;
-    const addresses = Array.from(
-      { length: members },
-      (_, i) => itemAddress(`bench-${r}`, `repo-${r}`, i + 1).key,
-    );
-    await store.putListing(listing, addresses);
-    keys.push(a.key);
-  }
-  return keys;
-}
 
 /**
  * A user's Touches over a year: most resolved, some pending, a few
@@ -196,39 +128,10 @@ async function build(size: Size): Promise<Sandbox> {
   return sb;
 }
 
-/** One run of a command: wall time, peak memory (KB, from GNU time), exit code. */
-async function measure(
-  sb: Sandbox,
-  args: string[],
-): Promise<{ ms: number; rssKb: number; code: number }> {
-  const main = new URL("../../main.ts", import.meta.url).pathname;
-  const started = performance.now();
-  const out = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "%M", Deno.execPath(), "run", ...RGRAPH_FLAGS, main, ...args],
-    env: sb.env,
-    cwd: sb.dir,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  const ms = performance.now() - started;
-  const lines = new TextDecoder().decode(out.stderr).trim().split("\n");
-  const rssKb = Number(lines[lines.length - 1]) || 0;
-  return { ms, rssKb, code: out.code };
-}
-
 function label(s: Size): string {
   const k = (n: number) =>
     n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : `${n}`;
   return `${k(s.resources)}/${k(s.touches)}`;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
-
-function time(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
 }
 
 const sandboxes: Sandbox[] = [];

@@ -11,9 +11,10 @@
  * they commit, so stamps commit in order: a reader that saw stamp N has seen every write
  * numbered below N. A sync therefore reads the counter (one small query), and
  * only when it moved reads the nodes stamped after what it saw last, in
- * pages ordered by (stamp, node id). Nodes without a stamp (another
- * writer's, or stored by an rgraph before stamps) are read once, when a
- * local index is filled afresh.
+ * pages ordered by (stamp, node id). A local index filled afresh reads
+ * every head once instead (by node id, stamped or not: another writer's
+ * nodes and an earlier rgraph's carry none), then goes on from the counter
+ * it read first.
  *
  * Cypher in the subset both servers accept (see `cypher.ts`).
  *
@@ -130,23 +131,26 @@ RETURN n.rgraph_stamp AS stamp, n.node_id AS node_id, labels(n) AS labels,
   n.updated_at AS updated_at, n.etag AS etag, collect(a.key) AS aliases`;
 
 /**
- * Heads of Resources without a stamp (another writer's, or stored before
- * stamps existed; rgraph stamps no other writer's node), after node id
- * `$id`: read once, by a local index filled afresh.
+ * The heads of every Resource (stamped or not) after node id `$id`, by node
+ * id (the unique index's order: no sort), without aliases: what a local
+ * index filled afresh reads, once.
  */
-export const UNSTAMPED_HEADS = `
+export const ALL_HEADS = `
 MATCH (n:Resource)
-WHERE n.rgraph_stamp IS NULL AND n.node_id > $id
+WHERE n.node_id > $id
 WITH n ORDER BY n.node_id LIMIT $limit
-OPTIONAL MATCH (a:Alias)-[:ALIAS_OF]->(n)
 RETURN n.node_id AS node_id, labels(n) AS labels, n.address AS address, n.title AS title,
-  n.fetched_at AS fetched_at, n.updated_at AS updated_at, n.etag AS etag,
-  collect(a.key) AS aliases`;
+  n.fetched_at AS fetched_at, n.updated_at AS updated_at, n.etag AS etag`;
 
-/** Listings without a stamp after key `$id`, likewise. */
-export const UNSTAMPED_LISTINGS = `
+/** Every alias with the node id of the Resource it names (renamed or moved ones: few). */
+export const ALL_ALIASES = `
+MATCH (a:Alias)-[:ALIAS_OF]->(n:Resource)
+RETURN n.node_id AS node_id, a.key AS key`;
+
+/** Every Listing after key `$id`, by key, likewise. */
+export const ALL_LISTINGS = `
 MATCH (l:Listing)
-WHERE l.rgraph_stamp IS NULL AND l.key > $id
+WHERE l.key > $id
 WITH l ORDER BY l.key LIMIT $limit
 RETURN l`;
 

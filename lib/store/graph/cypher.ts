@@ -751,14 +751,19 @@ WHERE t.user_id = $user AND t.recorded_at >= $since
 RETURN t.status AS status, t.outcome AS outcome, t.reason AS reason, count(*) AS n,
   min(t.recorded_at) AS oldest, sum(coalesce(t.avoided, 0)) AS avoided`;
 
-/** Resources by the kind their labels name. */
-export const RESOURCE_COUNTS = `
-MATCH (n:Resource)
-RETURN sum(CASE WHEN n:Repository THEN 1 ELSE 0 END) AS repository,
-  sum(CASE WHEN n:Issue THEN 1 ELSE 0 END) AS issue,
-  sum(CASE WHEN n:PullRequest THEN 1 ELSE 0 END) AS pull_request`;
-export const COMMENT_COUNT =
-  `MATCH (:Resource)-[:HAS_COMMENT]->(c:Comment) RETURN count(DISTINCT c) AS n`;
+/**
+ * Resources by the kind their labels name, and comments: one label each, so
+ * Neo4j answers from its count store and Memgraph from its label index,
+ * without reading a node (a team server of 100,000 Resources counts as fast
+ * as one of 1,000). rgraph deletes a comment with its thread's refetch, so
+ * every Comment node belongs to a stored Resource.
+ */
+export const RESOURCE_COUNTS = {
+  repository: `MATCH (n:Repository) RETURN count(n) AS n`,
+  issue: `MATCH (n:Issue) RETURN count(n) AS n`,
+  pull_request: `MATCH (n:PullRequest) RETURN count(n) AS n`,
+} as const;
+export const COMMENT_COUNT = `MATCH (c:Comment) RETURN count(c) AS n`;
 export const LISTING_COUNT = `MATCH (l:Listing) RETURN count(l) AS n`;
 
 /**

@@ -9,9 +9,9 @@
  *
  * The cursor names the server (URL and database) and its epoch: pointed at
  * another server, or at one emptied and set up again, the index is filled
- * afresh — then also with the nodes that carry no stamp (another writer's,
- * or an earlier rgraph's), which only a fresh fill reads; their later
- * changes reach the index when a command reads them (`GraphStore`).
+ * afresh: every head once, stamped or not (another writer's nodes and an
+ * earlier rgraph's carry no stamp; their later changes reach the index when
+ * a command reads them, see `GraphStore`).
  *
  * @example
  * ```ts
@@ -27,8 +27,10 @@ import type { Listing } from "../../types.ts";
 import type { ChangeCursor, ChangePage } from "./changes.ts";
 import type { GraphStore } from "./store.ts";
 
-/** Heads (or Listings) read from the server per page: one local transaction each. */
+/** Changed heads (or Listings) read from the server per page: one local transaction each. */
 const PAGE = 5000;
+/** Heads per page when an index is filled afresh (fewer round trips; each row is small). */
+const FILL_PAGE = 20_000;
 
 /** What one refresh did. */
 export interface IndexReport {
@@ -70,6 +72,7 @@ export async function refreshLocalIndex(
     cursor: ChangeCursor,
     read: (c: ChangeCursor) => Promise<ChangePage<T>>,
     write: (items: T[], next: ChangeCursor) => Promise<void>,
+    size = PAGE,
   ): Promise<number> => {
     let written = 0;
     for (;;) {
@@ -78,7 +81,7 @@ export async function refreshLocalIndex(
       report.read += page.read;
       written += page.items.length;
       if (page.read > 0) await write(page.items, cursor);
-      if (page.read < PAGE) return written;
+      if (page.read < size) return written;
     }
   };
   const heads = (heads: IndexHead[], mark?: IndexMark) =>
@@ -86,14 +89,24 @@ export async function refreshLocalIndex(
   const listings = (listings: Listing[], mark?: IndexMark) =>
     local.putIndex({ heads: [], listings, mark });
   if (had !== mark) {
-    // Filled afresh: first what carries no stamp, which no later sync reads. Its
-    // cursor is not kept: cut short, the fill starts again.
-    report.heads += await pages(START, (c) => graph.changedHeads(c, PAGE, false), (h) => heads(h));
+    // Filled afresh: every head once, by node id, then on from the counter read
+    // above (what changed meanwhile is stamped after it). The fill keeps no
+    // cursor of its own: cut short, it starts again.
+    const aliases = await graph.allAliases();
+    report.heads += await pages(
+      START,
+      (c) => graph.changedHeads(c, FILL_PAGE, true),
+      (h) => heads(h.map((x) => ({ ...x, aliases: aliases.get(x.node_id) ?? [] }))),
+      FILL_PAGE,
+    );
     report.listings += await pages(
       START,
-      (c) => graph.changedListings(c, PAGE, false),
+      (c) => graph.changedListings(c, FILL_PAGE, true),
       (l) => listings(l),
+      FILL_PAGE,
     );
+    mark.stamp = counter.stamp;
+    mark.heads = mark.listings = { stamp: counter.stamp, id: "" };
   }
   if (mark.stamp !== counter.stamp) {
     report.heads += await pages(mark.heads, (c) => graph.changedHeads(c, PAGE), (h, next) => {

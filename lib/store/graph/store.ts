@@ -72,6 +72,9 @@ import {
 import { retrying } from "./retry.ts";
 import { certificateProblem } from "./tls.ts";
 import {
+  ALL_ALIASES,
+  ALL_HEADS,
+  ALL_LISTINGS,
   CHANGE_COUNTER,
   type ChangeCounter,
   type ChangeCursor,
@@ -80,8 +83,6 @@ import {
   type ChangePage,
   STAMP_LISTING,
   STAMP_RESOURCES,
-  UNSTAMPED_HEADS,
-  UNSTAMPED_LISTINGS,
 } from "./changes.ts";
 import {
   currentLogin,
@@ -834,19 +835,28 @@ export class GraphStore implements Store {
   }
 
   async memoryStats(): Promise<MemoryStats> {
-    const [kinds, comments, listings] = await this.#tx(
+    const [repository, issue, pull_request, comments, listings] = await this.#tx(
       "read",
-      (run) => Promise.all([run(Q.RESOURCE_COUNTS), run(Q.COMMENT_COUNT), run(Q.LISTING_COUNT)]),
+      (run) =>
+        Promise.all(
+          [
+            Q.RESOURCE_COUNTS.repository,
+            Q.RESOURCE_COUNTS.issue,
+            Q.RESOURCE_COUNTS.pull_request,
+            Q.COMMENT_COUNT,
+            Q.LISTING_COUNT,
+          ].map((q) => run(q)),
+        ),
     );
-    const count = (v: unknown) => (typeof v === "number" ? v : 0);
+    const count = (rows: Props[]) => (typeof rows[0]?.n === "number" ? rows[0].n as number : 0);
     return {
       resources: {
-        repository: count(kinds[0]?.repository),
-        issue: count(kinds[0]?.issue),
-        pull_request: count(kinds[0]?.pull_request),
+        repository: count(repository),
+        issue: count(issue),
+        pull_request: count(pull_request),
       },
-      comments: count(comments[0]?.n),
-      listings: count(listings[0]?.n),
+      comments: count(comments),
+      listings: count(listings),
       size_bytes: null,
     };
   }
@@ -927,22 +937,20 @@ export class GraphStore implements Store {
   }
 
   /**
-   * Up to `limit` heads of Resources changed after `cursor`, oldest change
-   * first (`stamped: false`: of those without a stamp, after the cursor's
-   * node id); `next` is the cursor after them (what cannot be read as a
-   * head is passed over, and counted in `read` all the same).
+   * Up to `limit` heads changed after `cursor`, oldest change first; with
+   * `all`, of every Resource after the cursor's node id (stamped or not, no
+   * aliases: see {@link allAliases}). `next` is the cursor after them (what
+   * cannot be read as a head is passed over, and counted in `read` all the
+   * same).
    */
   async changedHeads(
     cursor: ChangeCursor,
     limit: number,
-    stamped = true,
+    all = false,
   ): Promise<ChangePage<IndexHead>> {
-    const rows = await this.#read(stamped ? CHANGED_HEADS : UNSTAMPED_HEADS, {
-      ...cursor,
-      limit,
-    });
+    const rows = await this.#read(all ? ALL_HEADS : CHANGED_HEADS, { ...cursor, limit });
     const heads = rows.flatMap((r) => {
-      const head = decodeIndexHead(r);
+      const head = decodeIndexHead({ aliases: [], ...r });
       return head === null ? [] : [head];
     });
     const last = rows.at(-1);
@@ -956,17 +964,24 @@ export class GraphStore implements Store {
   async changedListings(
     cursor: ChangeCursor,
     limit: number,
-    stamped = true,
+    all = false,
   ): Promise<ChangePage<Listing>> {
-    const rows = await this.#read(stamped ? CHANGED_LISTINGS : UNSTAMPED_LISTINGS, {
-      ...cursor,
-      limit,
-    });
+    const rows = await this.#read(all ? ALL_LISTINGS : CHANGED_LISTINGS, { ...cursor, limit });
     const last = rows.at(-1);
     const next = last === undefined
       ? cursor
       : { stamp: wholeNumber(last.stamp) ?? cursor.stamp, id: String(nodeProps(last.l).key) };
     return { items: this.#listings(rows), read: rows.length, next };
+  }
+
+  /** The old addresses of every Resource that has any, by node id. */
+  async allAliases(): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (const { node_id, key } of await this.#read(ALL_ALIASES)) {
+      if (typeof node_id !== "string" || typeof key !== "string") continue;
+      out.set(node_id, [...out.get(node_id) ?? [], key]);
+    }
+    return out;
   }
 
   /**

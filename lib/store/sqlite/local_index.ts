@@ -28,6 +28,7 @@ type Row = Record<string, SQLInputValue>;
 
 /** The store's statements this module runs, inside its write transaction. */
 export interface IndexSql {
+  all(sql: string, ...params: SQLInputValue[]): Row[];
   get(sql: string, ...params: SQLInputValue[]): Row | undefined;
   run(sql: string, ...params: SQLInputValue[]): number;
   /** Folds the stale row into `into` (see the store's `#absorb`). */
@@ -160,9 +161,56 @@ function putListing(sql: IndexSql, l: Listing): void {
   );
 }
 
+/**
+ * Heads this index has no row of yet (by node id or address) and no alias
+ * for: inserted in one statement (a new machine's fill is all of these).
+ * Returns the rest, which {@link putHead} writes one by one.
+ */
+function insertNew(sql: IndexSql, heads: IndexHead[]): IndexHead[] {
+  const rows = heads.map((h) => {
+    const key = parseKey(h.address);
+    return key === null || key.kind === "listing" ? null : {
+      node_id: h.node_id,
+      address: h.address,
+      kind: h.kind,
+      owner: key.owner,
+      repo: key.repo,
+      number: key.kind === "item" ? key.number : null,
+      title: h.title,
+      fetched_at: h.fetched_at,
+      updated_at: h.updated_at,
+      etag: h.etag,
+    };
+  });
+  const json = JSON.stringify(rows);
+  const taken = new Set(
+    (sql.all(
+      `SELECT j.key AS i FROM json_each(?1) j
+         JOIN resources r ON r.node_id = json_extract(j.value, '$.node_id')
+       UNION SELECT j.key FROM json_each(?1) j
+         JOIN resources r ON r.address = json_extract(j.value, '$.address')`,
+      json,
+    )).map((r) => Number(r.i)),
+  );
+  const rest = heads.filter((h, i) => rows[i] !== null && (taken.has(i) || h.aliases.length > 0));
+  // Two nodes of one address on the server (another writer's): the first stays.
+  sql.run(
+    `INSERT OR IGNORE INTO resources (node_id, address, kind, owner, repo, number, title,
+       fetched_at, updated_at, etag)
+     SELECT json_extract(value, '$.node_id'), json_extract(value, '$.address'),
+       json_extract(value, '$.kind'), json_extract(value, '$.owner'),
+       json_extract(value, '$.repo'), json_extract(value, '$.number'),
+       json_extract(value, '$.title'), json_extract(value, '$.fetched_at'),
+       json_extract(value, '$.updated_at'), json_extract(value, '$.etag')
+     FROM json_each(?) WHERE value IS NOT NULL`,
+    JSON.stringify(rows.filter((r, i) => r !== null && !taken.has(i) && !heads[i].aliases.length)),
+  );
+  return rest;
+}
+
 /** Writes one sync step (call inside one write transaction). */
 export function writeIndex(sql: IndexSql, update: IndexUpdate): void {
-  for (const h of update.heads) putHead(sql, h);
+  for (const h of insertNew(sql, update.heads)) putHead(sql, h);
   for (const l of update.listings) putListing(sql, l);
   if (update.mark === undefined) return;
   sql.run(

@@ -1090,6 +1090,7 @@ export class SqliteStore implements Store {
   /** Writes one step of a sync into the local index with its cursor, atomically. */
   putIndex(update: IndexUpdate): Promise<void> {
     const sql: IndexSql = {
+      all: (q, ...p) => this.#all(q, ...p),
       get: (q, ...p) => this.#get(q, ...p),
       run: (q, ...p) => this.#run(q, ...p),
       absorb: (stale, into) => this.#absorb(stale, into),
