@@ -286,6 +286,8 @@ async function build(root: string, options: WorldOptions): Promise<World> {
       configPath,
       `[identity]\nuser_id = "alice"\n\n${store}[github]\ntoken = "${gh.token}"\n` +
         `api_url = "${gh.apiUrl}"\ngraphql_url = "${gh.graphqlUrl}"\n`,
+      // It holds a token: owner-only, as rgraph writes it (doctor fails a config others can read).
+      { mode: 0o600 },
     );
     const seed = await rgraph(["hook", "claude-code"], {
       stdin: JSON.stringify({
