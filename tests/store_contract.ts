@@ -418,6 +418,21 @@ export function storeContract(
     assert.deepEqual(await store.leasePending("sweep-c", 10, 60_000), []);
   });
 
+  test("leasedByOthers names the pending Touches other live leases hold, never the asker's own or expired ones", async (store) => {
+    const [one, two, three] = [1, 2, 3].map((n) => itemAddress("acme", "rocket", n).key);
+    await store.recordTouches([touch("alice", one), touch("alice", two), touch("alice", three)]);
+    const [mine] = await store.leasePending("sweep-a", 1, 60_000);
+    const [theirs] = await store.leasePending("sweep-b", 1, 60_000);
+    await store.leasePending("crashed", 1, 1);
+    await new Promise((r) => setTimeout(r, 20));
+    const held = await store.leasedByOthers("sweep-a");
+    assert.deepEqual(held.map((h) => [h.address, h.owner]), [[theirs.address, "sweep-b"]]);
+    assert.ok(held[0].until > Date.now() && held[0].until <= Date.now() + 60_000);
+    assert.deepEqual((await store.leasedByOthers("sweep-b")).map((h) => h.address), [mine.address]);
+    await store.settleTouch(theirs.id, "sweep-b", { status: "resolved", target: theirs.address });
+    assert.deepEqual(await store.leasedByOthers("sweep-a"), []);
+  });
+
   test("an expired lease is leased again; a settle by a non-holder is ignored", async (store) => {
     await store.recordTouches([touch("alice", "github:acme/rocket#1")]);
     const [t] = await store.leasePending("crashed-sweep", 5, 1);

@@ -84,6 +84,14 @@ export type Settlement =
   | { status: "pending"; failure?: string };
 
 /** What the store keeps about a Resource without loading its comments. */
+/** A pending Touch another Sweep holds (see {@link Store.leasedByOthers}). */
+export interface LeaseHeld {
+  address: string;
+  owner: string;
+  /** Epoch milliseconds when the lease ends. */
+  until: number;
+}
+
 export interface ResourceHead {
   node_id: string;
   kind: ResourceKind;
@@ -317,6 +325,14 @@ export interface Store {
     leaseMs: number,
     retrySettledBefore?: string,
   ): Promise<Touch[]>;
+
+  /**
+   * The pending Touches another Sweep's live lease holds (any owner but
+   * `owner`, lease not expired): each one's Address, holder and when its
+   * lease ends. A Sweep leaves a repository another is working on to it,
+   * so two Sweeps at once do not fetch one repository's work twice.
+   */
+  leasedByOthers(owner: string): Promise<LeaseHeld[]>;
 
   /** Settles a leased Touch; only the lease holder may settle it. */
   settleTouch(id: string, owner: string, settlement: Settlement): Promise<void>;

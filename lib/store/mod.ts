@@ -30,6 +30,7 @@ export {
   forgetParams,
   type ForgetQuery,
   IdentityRequiredError,
+  type LeaseHeld,
   type MemoryEntry,
   type MemoryPage,
   type MemoryQuery,

@@ -51,6 +51,9 @@ export type SourceFactory = () => Promise<Source>;
 
 const LEASE_BATCH = 200;
 
+/** How often a Sweep looks whether another one has let a repository go. */
+const HELD_POLL_MS = 200;
+
 /** A piece of work and the groups it settles. */
 interface Task {
   groups: Group[];
@@ -108,6 +111,8 @@ class Run implements SweepContext {
   readonly #limited = new Map<RateResource, string | null>();
   /** Each budget GitHub or the reserve says is spent: work needing it is not tried again. */
   readonly #spent = new Set<RateResource>();
+  /** When the lease of the batch being worked ends (epoch ms), to tell whose lease came first. */
+  #leasedUntil = 0;
   /** Work put off until the rest of the run has ended (see {@link later}). */
   #later: Task[] = [];
   /** Repositories not stored when the batch began, not yet asked to come along. */
@@ -274,6 +279,9 @@ class Run implements SweepContext {
       while (this.summary.touches < limit && !this.#stop) {
         const want = Math.min(LEASE_BATCH, limit - this.summary.touches);
         const leaseMs = this.options.leaseMs ?? 120_000;
+        // Taken before the store's own clock reading, so it is never later than the lease's end:
+        // of two Sweeps, at most one can take the other's lease for the earlier one.
+        this.#leasedUntil = Date.now() + leaseMs;
         const leased = (await this.store.leasePending(this.owner, want, leaseMs, retryBefore))
           .filter((t) => !seen.has(t.id));
         if (leased.length === 0) break;
@@ -365,7 +373,13 @@ class Run implements SweepContext {
       const failed = ended.find((r): r is PromiseRejectedResult => r.status === "rejected");
       if (failed) throw failed.reason;
     };
+    const earlier = await this.#heldEarlier();
     const ended = await Promise.allSettled(lines.map(async (p) => {
+      // Another Sweep leased Touches of this repository first: what it stores answers these.
+      const waited = earlier.has(p.repo.key) && await this.#whileHeld(p.repo.key);
+      if (waited && (await this.store.getHeads([p.repo.key])).has(p.repo.key)) {
+        this.#unasked.delete(p.repo.key);
+      }
       if (p.listings.length) {
         await stage(p.listings.map((g) => ({
           groups: [g],
@@ -374,12 +388,36 @@ class Run implements SweepContext {
       }
       // After the Listings, what they stored answers their members' Touches.
       if (p.items.length) {
-        await stage(await this.#itemTasks(p.items, p.listings.length ? null : heads));
+        await stage(await this.#itemTasks(p.items, p.listings.length || waited ? null : heads));
       }
       await stage(await this.#repositoryTasks(p));
     }));
     const failed = ended.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
+  }
+
+  /**
+   * The repositories (by key) whose pending Touches another Sweep leased
+   * before this batch was (its lease ends first; at the same moment, the
+   * smaller owner id goes first), so each repository's work is one Sweep's.
+   */
+  async #heldEarlier(): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const h of await this.store.leasedByOthers(this.owner)) {
+      const first = h.until < this.#leasedUntil ||
+        (h.until === this.#leasedUntil && h.owner < this.owner);
+      const a = parseKey(h.address);
+      if (first && a) out.add(repositoryOf(a).key);
+    }
+    return out;
+  }
+
+  /** Waits while a Sweep that leased first still holds Touches of `repo`; true once it has waited. */
+  async #whileHeld(repo: string): Promise<boolean> {
+    while ((await this.#heldEarlier()).has(repo) && !this.#stop) {
+      await new Promise((r) => setTimeout(r, HELD_POLL_MS));
+    }
+    return true;
   }
 
   /**

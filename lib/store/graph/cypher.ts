@@ -317,6 +317,13 @@ ${
 ${WHEN("retried", COUNT_TOUCH("t", 1))}
 RETURN t, won`;
 
+/** The pending Touches another live lease holds (see `Store.leasedByOthers`). */
+export const LEASED_BY_OTHERS = `
+MATCH (t:Touch)
+WHERE t.status = 'pending' AND t.lease_owner IS NOT NULL AND t.lease_owner <> $owner
+  AND t.lease_until > $now
+RETURN t.address AS address, t.lease_owner AS owner, t.lease_until AS until`;
+
 const HELD = `MATCH (t:Touch {id: $id}) WHERE t.lease_owner = $owner AND t.status = 'pending'`;
 
 /**

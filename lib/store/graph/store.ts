@@ -31,6 +31,7 @@ import {
   forgetParams,
   type ForgetQuery,
   type IndexHead,
+  type LeaseHeld,
   type MemoryEntry,
   type MemoryPage,
   type MemoryQuery,
@@ -485,6 +486,15 @@ export class GraphStore implements Store {
       Number(a.seq) - Number(b.seq)
     );
     return this.#touches(won);
+  }
+
+  async leasedByOthers(owner: string): Promise<LeaseHeld[]> {
+    const rows = await this.#read(Q.LEASED_BY_OTHERS, { owner, now: Date.now() });
+    return rows.map((r) => ({
+      address: String(r.address),
+      owner: String(r.owner),
+      until: Number(r.until),
+    }));
   }
 
   async settleTouch(id: string, owner: string, settlement: Settlement): Promise<void> {

@@ -19,6 +19,7 @@ import {
   type Edge,
   forgetParams,
   type ForgetQuery,
+  type LeaseHeld,
   type MemoryEntry,
   type MemoryPage,
   type MemoryQuery,
@@ -346,6 +347,22 @@ export class SqliteStore implements Store {
       );
       return rows.map(touchFromRow).sort(byRecorded);
     });
+  }
+
+  leasedByOthers(owner: string): Promise<LeaseHeld[]> {
+    return this.#op(() =>
+      this.#all(
+        `SELECT address, lease_owner AS owner, lease_until AS until FROM touches
+         WHERE status = 'pending' AND lease_owner IS NOT NULL AND lease_owner != ?
+           AND lease_until > ?`,
+        owner,
+        Date.now(),
+      ).map((r) => ({
+        address: String(r.address),
+        owner: String(r.owner),
+        until: Number(r.until),
+      }))
+    );
   }
 
   settleTouch(id: string, owner: string, settlement: Settlement): Promise<void> {
