@@ -36,6 +36,22 @@ function withoutAges(text: string): string {
   return text.replace(/just now|\d+(m|h|d|mo|y) ago/g, "<ago>");
 }
 
+/**
+ * Clicks `selector` as a user would, again if the page redrew it between
+ * finding and clicking (it redraws by itself as the store changes, which
+ * detaches the node puppeteer found).
+ */
+async function click(page: Page, selector: string): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      await page.waitForSelector(selector);
+      return await page.click(selector);
+    } catch (e) {
+      if (attempt >= 5 || !/detached|not clickable/i.test(String(e))) throw e;
+    }
+  }
+}
+
 async function visit(page: Page, view: RunningView, hash: string, ready: string) {
   await page.goto(`${view.url}${hash}`, { waitUntil: "domcontentloaded" });
   await page.waitForSelector(ready, { timeout: 30_000 });
@@ -190,7 +206,7 @@ Deno.test({
         await page.$eval("#search", (e) => (e.value = ""));
         await page.type("#search", "issues?");
         await page.waitForSelector('table.memory[data-query="issues?"]', { timeout: 30_000 });
-        await page.click(`[data-address="${key}"] a`);
+        await click(page, `[data-address="${key}"] a`);
         await page.waitForSelector("[data-member]");
         const members = await w.read((store) => store.listingMembers(key));
         assert.equal(members.length, FACTS.big.goodFirstIssue.open);
@@ -208,7 +224,7 @@ Deno.test({
       });
 
       await t.step("a Resource's references are followed by clicking the graph", async () => {
-        await page.click('[data-address="github:lumendb/lumen#610"] a');
+        await click(page, '[data-address="github:lumendb/lumen#610"] a');
         await page.waitForSelector("svg.graph");
         const edges = await w.read((store) => store.edges("github:lumendb/lumen#610"));
         const listed = await page.$$eval(
@@ -219,7 +235,7 @@ Deno.test({
         for (const n of FACTS.detailedPull.closes) {
           assert.ok(listed.includes(`github:lumendb/lumen#610 CLOSES github:lumendb/lumen#${n}`));
         }
-        await page.click(`svg.graph a [data-node="github:lumendb/lumen#${HOSTILE.number}"]`);
+        await click(page, `svg.graph a [data-node="github:lumendb/lumen#${HOSTILE.number}"]`);
         await page.waitForFunction(
           (n) => document.querySelector("h1")?.textContent?.includes(`#${n}`),
           { timeout: 30_000 },
