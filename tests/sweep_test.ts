@@ -925,6 +925,7 @@ Deno.test("a Listing's page writes never hold its next pages back: a slow store 
     const key = listingAddress(FACTS.big.owner, FACTS.big.name, "issues", {}, null).key;
     await store.recordTouches([touch("alice", key, { limit: 1000, session_id: null })]);
     // The first write takes far longer than a request (a remote, busy graph server, say).
+    const pages = Math.ceil(FACTS.big.openIssues / 100);
     const answered: number[] = [];
     const slow = new Proxy(store, {
       get(target, prop, receiver) {
@@ -932,7 +933,12 @@ Deno.test("a Listing's page writes never hold its next pages back: a slow store 
         if (typeof value !== "function") return value;
         if (prop !== "putResources") return value.bind(target);
         return async (...args: unknown[]) => {
-          if (answered.length === 0) await new Promise((r) => setTimeout(r, 600));
+          // Held until GitHub has answered every page, or 20 s: a Sweep that waited
+          // for this write before asking for the next page never gets there.
+          const held = Date.now();
+          while (
+            answered.length === 0 && gh.requests().total < pages && Date.now() - held < 20_000
+          ) await new Promise((r) => setTimeout(r, 10));
           await value.apply(target, args);
           answered.push(gh.requests().total);
         };
@@ -949,7 +955,6 @@ Deno.test("a Listing's page writes never hold its next pages back: a slow store 
     );
     // GitHub had answered the rest of the Listing by the time its first page was stored;
     // a Sweep that waited for each write would have asked for only one page more.
-    const pages = Math.ceil(FACTS.big.openIssues / 100);
     assert.ok(answered[0] >= pages, `${answered[0]} requests answered during the first write`);
     assert.equal(
       (await store.getListing(key))?.member_count,
