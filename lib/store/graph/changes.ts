@@ -12,9 +12,9 @@
  * numbered below N. A sync therefore reads the counter (one small query), and
  * only when it moved reads the nodes stamped after what it saw last, in
  * pages ordered by (stamp, node id). A local index filled afresh reads
- * every head once instead (by node id, stamped or not: another writer's
- * nodes and an earlier rgraph's carry none), then goes on from the counter
- * it read first.
+ * the newest heads once instead (stamped or not: another writer's nodes and
+ * an earlier rgraph's carry none), then goes on from the counter it read
+ * first.
  *
  * Cypher in the subset both servers accept (see `cypher.ts`).
  *
@@ -131,14 +131,13 @@ RETURN n.rgraph_stamp AS stamp, n.node_id AS node_id, labels(n) AS labels,
   n.updated_at AS updated_at, n.etag AS etag, collect(a.key) AS aliases`;
 
 /**
- * The heads of every Resource (stamped or not) after node id `$id`, by node
- * id (the unique index's order: no sort), without aliases: what a local
- * index filled afresh reads, once.
+ * The heads of the `$limit` most recently fetched Resources (stamped or
+ * not), without aliases: what a local index filled afresh reads, once, in
+ * one query.
  */
-export const ALL_HEADS = `
+export const NEWEST_HEADS = `
 MATCH (n:Resource)
-WHERE n.node_id > $id
-WITH n ORDER BY n.node_id LIMIT $limit
+WITH n ORDER BY n.fetched_at DESC LIMIT $limit
 RETURN n.node_id AS node_id, labels(n) AS labels, n.address AS address, n.title AS title,
   n.fetched_at AS fetched_at, n.updated_at AS updated_at, n.etag AS etag`;
 

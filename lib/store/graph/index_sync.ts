@@ -4,14 +4,15 @@
  * change counter, and only when it moved since this machine last saw it
  * reads the heads and Listings stamped after the cursor, in pages. An
  * unchanged server costs that one small query; a changed one costs what
- * changed; a new machine reads heads only (never bodies or comments), so
- * its index stays a few hundred bytes per Resource.
+ * changed; a new machine reads the newest heads only (never bodies or
+ * comments), so its first command and its index stay bounded.
  *
  * The cursor names the server (URL and database) and its epoch: pointed at
  * another server, or at one emptied and set up again, the index is filled
- * afresh: every head once, stamped or not (another writer's nodes and an
- * earlier rgraph's carry no stamp; their later changes reach the index when
- * a command reads them, see `GraphStore`).
+ * afresh: the newest heads once (at most {@link FILL_HEADS}), stamped or
+ * not; what it leaves out, and the later changes of nodes without a stamp
+ * (another writer's, an earlier rgraph's), reach the index when a command
+ * reads them (see `GraphStore`).
  *
  * @example
  * ```ts
@@ -29,8 +30,12 @@ import type { GraphStore } from "./store.ts";
 
 /** Changed heads (or Listings) read from the server per page: one local transaction each. */
 const PAGE = 5000;
-/** Heads per page when an index is filled afresh (fewer round trips; each row is small). */
-const FILL_PAGE = 20_000;
+/**
+ * Heads a local index filled afresh reads: the most recently fetched, so a
+ * new machine's first command stays bounded however large the team's memory
+ * (a few MB; about 250 bytes a head).
+ */
+const FILL_HEADS = 20_000;
 
 /** What one refresh did. */
 export interface IndexReport {
@@ -72,7 +77,6 @@ export async function refreshLocalIndex(
     cursor: ChangeCursor,
     read: (c: ChangeCursor) => Promise<ChangePage<T>>,
     write: (items: T[], next: ChangeCursor) => Promise<void>,
-    size = PAGE,
   ): Promise<number> => {
     let written = 0;
     for (;;) {
@@ -81,7 +85,7 @@ export async function refreshLocalIndex(
       report.read += page.read;
       written += page.items.length;
       if (page.read > 0) await write(page.items, cursor);
-      if (page.read < size) return written;
+      if (page.read < PAGE) return written;
     }
   };
   const heads = (heads: IndexHead[], mark?: IndexMark) =>
@@ -89,21 +93,22 @@ export async function refreshLocalIndex(
   const listings = (listings: Listing[], mark?: IndexMark) =>
     local.putIndex({ heads: [], listings, mark });
   if (had !== mark) {
-    // Filled afresh: every head once, by node id, then on from the counter read
-    // above (what changed meanwhile is stamped after it). The fill keeps no
-    // cursor of its own: cut short, it starts again.
+    // Filled afresh: the newest heads once, then on from the counter read above
+    // (what changed meanwhile is stamped after it). Older ones reach the index
+    // when a command reads them. The fill keeps no cursor: cut short, it starts again.
     const aliases = await graph.allAliases();
-    report.heads += await pages(
-      START,
-      (c) => graph.changedHeads(c, FILL_PAGE, true),
-      (h) => heads(h.map((x) => ({ ...x, aliases: aliases.get(x.node_id) ?? [] }))),
-      FILL_PAGE,
-    );
+    const newest = await graph.newestHeads(FILL_HEADS);
+    report.read += newest.length;
+    report.heads += newest.length;
+    for (let i = 0; i < newest.length; i += PAGE) {
+      await heads(
+        newest.slice(i, i + PAGE).map((h) => ({ ...h, aliases: aliases.get(h.node_id) ?? [] })),
+      );
+    }
     report.listings += await pages(
       START,
-      (c) => graph.changedListings(c, FILL_PAGE, true),
+      (c) => graph.changedListings(c, PAGE, true),
       (l) => listings(l),
-      FILL_PAGE,
     );
     mark.stamp = counter.stamp;
     mark.heads = mark.listings = { stamp: counter.stamp, id: "" };

@@ -74,7 +74,6 @@ import { retrying } from "./retry.ts";
 import { certificateProblem } from "./tls.ts";
 import {
   ALL_ALIASES,
-  ALL_HEADS,
   ALL_LISTINGS,
   CHANGE_COUNTER,
   type ChangeCounter,
@@ -82,6 +81,7 @@ import {
   CHANGED_HEADS,
   CHANGED_LISTINGS,
   type ChangePage,
+  NEWEST_HEADS,
   STAMP_LISTING,
   STAMP_RESOURCES,
 } from "./changes.ts";
@@ -947,27 +947,29 @@ export class GraphStore implements Store {
   }
 
   /**
-   * Up to `limit` heads changed after `cursor`, oldest change first; with
-   * `all`, of every Resource after the cursor's node id (stamped or not, no
-   * aliases: see {@link allAliases}). `next` is the cursor after them (what
-   * cannot be read as a head is passed over, and counted in `read` all the
-   * same).
+   * Up to `limit` heads changed after `cursor`, oldest change first; `next`
+   * is the cursor after them (what cannot be read as a head is passed over,
+   * and counted in `read` all the same).
    */
-  async changedHeads(
-    cursor: ChangeCursor,
-    limit: number,
-    all = false,
-  ): Promise<ChangePage<IndexHead>> {
-    const rows = await this.#read(all ? ALL_HEADS : CHANGED_HEADS, { ...cursor, limit });
-    const heads = rows.flatMap((r) => {
-      const head = decodeIndexHead({ aliases: [], ...r });
-      return head === null ? [] : [head];
-    });
+  async changedHeads(cursor: ChangeCursor, limit: number): Promise<ChangePage<IndexHead>> {
+    const rows = await this.#read(CHANGED_HEADS, { ...cursor, limit });
     const last = rows.at(-1);
     const next = last === undefined
       ? cursor
       : { stamp: wholeNumber(last.stamp) ?? cursor.stamp, id: String(last.node_id) };
-    return { items: heads, read: rows.length, next };
+    return { items: this.#indexHeads(rows), read: rows.length, next };
+  }
+
+  /** The heads of the `limit` most recently fetched Resources, stamped or not, without aliases. */
+  async newestHeads(limit: number): Promise<IndexHead[]> {
+    return this.#indexHeads(await this.#read(NEWEST_HEADS, { limit }));
+  }
+
+  #indexHeads(rows: Props[]): IndexHead[] {
+    return rows.flatMap((r) => {
+      const head = decodeIndexHead({ aliases: [], ...r });
+      return head === null ? [] : [head];
+    });
   }
 
   /** Up to `limit` Listings changed after `cursor` (by key), as {@link changedHeads}. */
