@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { startEmulator } from "./emulator/mod.ts";
 import { FACTS } from "./emulator/facts.ts";
 import { type Sandbox, sandbox } from "./helpers.ts";
+import { itemRequests, listingRequests } from "../lib/sweep/cost.ts";
 
 const BIG = `${FACTS.big.owner}/${FACTS.big.name}`;
 const PY = `${FACTS.pythonClient.owner}/${FACTS.pythonClient.name}`;
@@ -71,20 +72,30 @@ Deno.test("stats after capture → sweep → lookup counts Cache Reads by outcom
     assert.equal(await lookup(box, `${BIG}#${longThread.number}`), "hit");
     assert.equal(await lookup(box, `${BIG}#${noComments.number}`), "hit");
     assert.equal(await lookup(box, `gh issue list -R ${PY}`), "subsumed");
+    // Fewer than the Listing holds: reckoned as what was asked, 5 members.
+    assert.equal(await lookup(box, `gh issue list -R ${PY} --state all --limit 5`), "hit");
     assert.equal(await lookup(box, `${BIG}#${FACTS.big.exactPageThread.number}`), "miss");
 
     const s = await stats(box);
     assert.equal(s.user_id, "alice");
     assert.equal(s.since, null);
-    assert.deepEqual(s.cache_reads, { hit: 2, subsumed: 1, miss: 1, total: 4 });
+    assert.deepEqual(s.cache_reads, { hit: 3, subsumed: 1, miss: 1, total: 5 });
     assert.deepEqual(s.touches, {
       pending: 0,
       resolved: 4,
       unresolved: { not_found: 1, not_public: 1 },
     });
     // The two hits alone would have cost 1 + 3 comment pages and 1 request; the subsumed listing more.
-    assert.ok(s.requests_avoided > 5, `requests_avoided ${s.requests_avoided}`);
     const pyIssues = FACTS.pythonClient.openIssues + FACTS.pythonClient.closedIssues;
+    // The subsumed `gh issue list` (gh's default limit, 30) is reckoned on the Listing that
+    // answered it, every issue of the repository: its page and each thread. Every figure is a
+    // whole number of requests (a limit bound as a number once made it 33.29).
+    assert.equal(
+      s.requests_avoided,
+      itemRequests(longThread.comments) + itemRequests(0) +
+        listingRequests(Math.min(30, pyIssues)) +
+        listingRequests(5),
+    );
     assert.equal(s.memory.resources.issue, 2 + pyIssues);
     assert.equal(
       s.memory.resources.total,
@@ -97,7 +108,7 @@ Deno.test("stats after capture → sweep → lookup counts Cache Reads by outcom
     // The table a person reads.
     const table = await box.rgraph(["stats"]);
     assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /^Cache Reads +4 {2}\(hit 2, subsumed 1, miss 1\)$/m);
+    assert.match(table.stdout, /^Cache Reads +5 {2}\(hit 3, subsumed 1, miss 1\)$/m);
     assert.match(table.stdout, /^Unresolved Touches +2 {2}\(not_found 1, not_public 1\)$/m);
     assert.match(table.stdout, new RegExp(`^GitHub requests avoided +${s.requests_avoided}$`, "m"));
     assert.match(table.stdout, /^Store size +\d+\.\d (KB|MB)$/m);

@@ -39,7 +39,9 @@ export type ReadRows = (sql: string, params: Record<string, SQLInputValue>) => R
  * 1 plus one per 100 comments; 0 when nothing stored answers to `key`.
  */
 export function avoidedSql(asked: string, key: string): string {
-  const members = `min(coalesce(${asked}, l.member_count), l.member_count)`;
+  // A bound JS number reaches SQLite as REAL, where / divides without
+  // truncating: the limit is cast so every figure is a whole request count.
+  const members = `min(coalesce(CAST(${asked} AS INTEGER), l.member_count), l.member_count)`;
   return `coalesce((SELECT CASE
       WHEN l.key IS NOT NULL THEN (${members} + 99) / 100 + ${members}
       WHEN r.kind = 'repository' THEN 2
