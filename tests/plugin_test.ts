@@ -99,6 +99,8 @@ async function waitForFile(path: string, ms: number): Promise<boolean> {
 Deno.test("every plugin manifest carries rgraph's version, and the launcher runs rgraph with its own flags", async () => {
   const claude = JSON.parse(await Deno.readTextFile(`${ROOT}/.claude-plugin/plugin.json`));
   assert.equal(claude.version, project.version);
+  const opencode = JSON.parse(await Deno.readTextFile(`${ROOT}/plugin/opencode/package.json`));
+  assert.equal(opencode.version, project.version);
   const script = await Deno.readTextFile(`${ROOT}/plugin/rgraph.sh`);
   assert.match(script, new RegExp(`^flags="${DENO_FLAGS.join(" ")}"$`, "m"));
   assert.match(script, new RegExp(`^bundle_flags="${BUNDLE_FLAGS.join(" ")}"$`, "m"));
@@ -275,6 +277,40 @@ Deno.test("doctor names a linked Gemini CLI extension, enabled or disabled for t
     await enablement([`${user.dir}/*`, `!${project}/*`]);
     const off = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
     assert.match(off.stdout, /gemini plugin rgraph: installed but disabled/);
+  } finally {
+    await Deno.remove(user.dir, { recursive: true });
+  }
+});
+
+Deno.test("doctor names the OpenCode plugin package a user's config lists, and runs it only from the user's config", async () => {
+  const user = await freshUser();
+  try {
+    const root = await pluginCopy(`${user.dir}/checkout`);
+    const project = `${user.dir}/project`;
+    await Deno.mkdir(project);
+    const env = { ...user.env };
+    await launcher(root, ["opencode", "session-start"], env, "{}");
+    // What `opencode plugin -g <checkout>/plugin/opencode` writes.
+    const config = `${env.HOME}/.config/opencode`;
+    await Deno.mkdir(config, { recursive: true });
+    await Deno.writeTextFile(
+      `${config}/opencode.json`,
+      JSON.stringify({ plugin: [`${root}/plugin/opencode`] }),
+    );
+    const on = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
+    assert.match(on.stdout, /opencode plugin rgraph: enabled \(version 0\.1\.0, user scope/);
+    assert.match(on.stdout, /opencode plugin rgraph hook probe: exit 0, valid JSON answer/);
+    assert.match(on.stdout, /opencode plugin rgraph MCP server: .* answers tools\/list/);
+    // The same package named by a project's own config is the project's doing: never run.
+    await Deno.remove(`${config}/opencode.json`);
+    await Deno.mkdir(`${project}/.opencode`);
+    await Deno.writeTextFile(
+      `${project}/.opencode/opencode.json`,
+      `// the project's\n{ "plugin": ["file://${root}/plugin/opencode"] }`,
+    );
+    const theirs = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
+    assert.match(theirs.stdout, /opencode plugin rgraph: enabled, from .*\(not run: outside/);
+    assert.doesNotMatch(theirs.stdout, /opencode plugin rgraph hook probe/);
   } finally {
     await Deno.remove(user.dir, { recursive: true });
   }

@@ -7,6 +7,7 @@
  * | harness | registry | enabled |
  * |---|---|---|
  * | claude-code | `~/.claude/plugins/installed_plugins.json` (`plugins["rgraph@<marketplace>"]`) | `enabledPlugins` in `~/.claude/settings.json`, then the project's `.claude/settings.json` |
+ * | opencode | `plugin` entries of `~/.config/opencode/opencode.json[c]` (user), `.opencode/opencode.json[c]` and `opencode.json[c]` (project) naming a folder whose `package.json` is rgraph's | always: OpenCode loads every plugin its config names |
  * | gemini | `~/.gemini/extensions/rgraph/` (`.gemini-extension-install.json` names a linked folder) | `~/.gemini/extensions/extension-enablement.json`: the last of `rgraph.overrides` (`[!]<dir>/*`) matching the project |
  *
  * @example
@@ -19,6 +20,7 @@
  */
 
 import type { HarnessId } from "./harnesses.ts";
+import { parseJsonc, toValue } from "./jsonc.ts";
 
 /** rgraph installed as a harness's plugin. */
 export interface PluginInstall {
@@ -120,6 +122,54 @@ function geminiInstalls(home: string, dir: string): PluginInstall[] {
   }];
 }
 
+function readJsonc(path: string): Json | null {
+  try {
+    const v = toValue(parseJsonc(Deno.readTextFileSync(path), true));
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? v as Json : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * rgraph's OpenCode plugin package (plugin/opencode of a checkout) named in
+ * an OpenCode config's `plugin` list, as `opencode plugin <folder>` writes it
+ * (a path, or a `file://` URL).
+ */
+function opencodeInstalls(home: string, dir: string): PluginInstall[] {
+  const configs: { folder: string; scope: string }[] = [
+    { folder: `${home}/.config/opencode`, scope: "user" },
+    { folder: `${dir}/.opencode`, scope: "project" },
+    { folder: dir, scope: "project" },
+  ];
+  return configs.flatMap(({ folder, scope }) =>
+    ["opencode.json", "opencode.jsonc"].flatMap((name) => {
+      const list = readJsonc(`${folder}/${name}`)?.plugin;
+      return (Array.isArray(list) ? list : []).flatMap((entry: unknown) => {
+        const spec = Array.isArray(entry) ? entry[0] : entry;
+        if (typeof spec !== "string") return [];
+        const path = spec.startsWith("file://") ? decodeURI(spec.slice(7)) : spec;
+        if (!path.startsWith("/")) return [];
+        const root = path.replace(/\/+$/, "");
+        const manifest = readJson(`${root}/package.json`);
+        if (manifest?.name !== "rgraph") return [];
+        return [{
+          harness: "opencode" as const,
+          id: "rgraph",
+          version: String(manifest.version ?? "?"),
+          scope,
+          root,
+          // The package is plugin/opencode of a checkout: the launcher is beside it.
+          launcher: `${root.slice(0, root.lastIndexOf("/"))}/rgraph.sh`,
+          enabled: true,
+          // A project's config naming a folder is the project's choice, not the user's: never run.
+          managed: scope === "user",
+        }];
+      });
+    })
+  );
+}
+
 /** The plugin installs of rgraph `harness` records (none where rgraph has no plugin for it). */
 export function pluginInstalls(
   harness: HarnessId,
@@ -127,6 +177,7 @@ export function pluginInstalls(
 ): PluginInstall[] {
   if (harness === "claude-code") return claudeInstalls(where.home, where.dir);
   if (harness === "gemini") return geminiInstalls(where.home, where.dir);
+  if (harness === "opencode") return opencodeInstalls(where.home, where.dir);
   return [];
 }
 

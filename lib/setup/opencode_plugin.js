@@ -8,10 +8,35 @@
 // own `resource` tool (the note tying that call to its session must be
 // written before the MCP server answers it) and for the hint. `rgraph
 // install` copies it into .opencode/plugins/ and sets the command below to
-// the rgraph it was installed from.
+// the rgraph it was installed from. Loaded in place from a checkout instead
+// (the OpenCode plugin package plugin/opencode, added with `opencode plugin`),
+// it runs everything through that checkout's plugin/rgraph.sh and adds
+// rgraph's MCP server to OpenCode's config itself.
 import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 const RGRAPH_COMMAND = ["rgraph"]; // rgraph-command (rewritten by `rgraph install`)
+
+/**
+ * The plugin launcher of the checkout this file is part of, when OpenCode
+ * loads it where it lies (through plugin/opencode); null for the copy
+ * `rgraph install` writes, which never runs a launcher of the project it sits in.
+ */
+const LAUNCHER = import.meta.url.endsWith("/lib/setup/opencode_plugin.js")
+  ? fileURLToPath(new URL("../../plugin/rgraph.sh", import.meta.url))
+  : null;
+
+/** What rgraph runs for `what`, through the launcher (which does first-run work at session start) or RGRAPH_COMMAND. */
+function rgraphArgv(what) {
+  if (LAUNCHER !== null) return ["sh", LAUNCHER, "opencode", what];
+  const own = {
+    "session-start": ["hook", "opencode"],
+    hook: ["hook", "opencode"],
+    "session-end": ["sweep", "--background"],
+    "serve-mcp": ["serve-mcp"],
+  };
+  return [...RGRAPH_COMMAND, ...own[what]];
+}
 
 /** The longest the plugin waits for rgraph: a stuck hook must not hold the agent. */
 const WAIT_MS = 3000;
@@ -24,12 +49,12 @@ const RESOURCE_TOOL = "rgraph_resource";
  * with what it printed once it exits (or WAIT_MS pass) when `wait`, at once
  * otherwise; never rejects.
  */
-function send(payload, wait = false) {
+function send(payload, wait = false, what = "hook") {
   return new Promise((resolve) => {
     try {
-      const [cmd, ...args] = RGRAPH_COMMAND;
+      const [cmd, ...args] = rgraphArgv(what);
       // No cwd option: the payload carries it, and a vanished directory must not stop capture.
-      const child = spawn(cmd, [...args, "hook", "opencode"], {
+      const child = spawn(cmd, args, {
         stdio: ["pipe", wait ? "pipe" : "ignore", "ignore"],
         detached: !wait,
       });
@@ -67,8 +92,8 @@ function promptText(parts) {
 /** Starts `rgraph sweep --background` detached: an automatic Sweep, which reads no payload. */
 function sweepInBackground() {
   try {
-    const [cmd, ...args] = RGRAPH_COMMAND;
-    const child = spawn(cmd, [...args, "sweep", "--background"], {
+    const [cmd, ...args] = rgraphArgv("session-end");
+    const child = spawn(cmd, args, {
       stdio: "ignore",
       detached: true,
     });
@@ -82,7 +107,11 @@ function sweepInBackground() {
 /** The session hint rgraph answers a session start with (`{"system": "…"}`), or null. */
 async function sessionHint(directory) {
   try {
-    const out = await send({ event: "session.created", session_id: null, cwd: directory }, true);
+    const out = await send(
+      { event: "session.created", session_id: null, cwd: directory },
+      true,
+      "session-start",
+    );
     const hint = out.trim() === "" ? null : JSON.parse(out).system;
     return typeof hint === "string" && hint !== "" ? hint : null;
   } catch {
@@ -95,7 +124,7 @@ async function sessionHint(directory) {
 export const RgraphPlugin = ({ directory }) => {
   // Asked once, when OpenCode loads the plugin: it is ready by the first model request.
   const hint = sessionHint(directory ?? null);
-  return Promise.resolve({
+  const hooks = {
     // The agent has finished answering: what it read is swept in the background.
     event: ({ event } = {}) => {
       if (event?.type === "session.idle") sweepInBackground();
@@ -147,5 +176,18 @@ export const RgraphPlugin = ({ directory }) => {
         // never let the hint fail a request
       }
     },
-  });
+  };
+  if (LAUNCHER !== null) {
+    // As a plugin package rgraph brings its MCP server too; one the user configured wins.
+    hooks.config = (config) => {
+      if (config && typeof config === "object") {
+        config.mcp = {
+          rgraph: { type: "local", command: rgraphArgv("serve-mcp") },
+          ...(config.mcp ?? {}),
+        };
+      }
+      return Promise.resolve();
+    };
+  }
+  return Promise.resolve(hooks);
 };

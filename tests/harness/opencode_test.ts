@@ -11,20 +11,49 @@
  * between runs (as a user's `~/.npm` is) and prefers it, which halves the
  * start. In the default variant a witness plugin (tests/harness/
  * opencode_witness.js) records where OpenCode puts what rgraph's plugin needs.
+ * One more run installs rgraph as a plugin package instead (issue 20):
+ * `opencode plugin -g <checkout>/plugin/opencode`, which OpenCode loads in place.
  */
 
 import assert from "node:assert/strict";
 import {
+  type Ctx,
   FINAL_TEXT,
   GH_COMMAND,
   harnessTests,
   RESOURCE_ADDRESS,
   warningBlocks,
 } from "./scenario.ts";
-import { harnessBinDir, run } from "./world.ts";
+import type { Step } from "./model_server.ts";
+import { harnessBinDir, ROOT, run } from "./world.ts";
+
+const CHECKOUT = ROOT.replace(/\/$/, "");
+/** What `opencode plugin` names in the config: the plugin package folder of this checkout. */
+const PACKAGE = `${CHECKOUT}/plugin/opencode`;
 
 const WITNESS = new URL("./opencode_witness.js", import.meta.url).pathname;
 const WITNESS_LINE = "rgraph-witness: a line from a plugin's system transform";
+
+const STEPS: Step[] = [
+  { tool: "bash", args: { command: GH_COMMAND, description: "Read issue 5" } },
+  { tool: "rgraph_resource", args: { address: RESOURCE_ADDRESS } },
+  { text: FINAL_TEXT },
+];
+
+/** The user's OpenCode config (what `opencode plugin -g` edits). */
+const userConfig = (home: string) => `${home}/.config/opencode/opencode.json`;
+
+/** Runs `opencode ARGS` as the user; throws with its output when it fails. */
+async function opencodeCommand(ctx: Ctx, args: string[]): Promise<void> {
+  const r = await run([ctx.bin, ...args], {
+    cwd: ctx.world.project,
+    env: ctx.env,
+    timeoutMs: 120_000,
+  });
+  if (r.code !== 0) {
+    throw new Error(`opencode ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+  }
+}
 
 harnessTests({
   name: "opencode",
@@ -33,12 +62,13 @@ harnessTests({
     { variant: "default", label: "config in ~/.config/rgraph" },
     { variant: "RGRAPH_CONFIG", label: "config named by RGRAPH_CONFIG" },
     { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
+    {
+      variant: "default",
+      label: "through its plugin package (opencode plugin -g)",
+      via: "plugin",
+    },
   ],
-  steps: [
-    { tool: "bash", args: { command: GH_COMMAND, description: "Read issue 5" } },
-    { tool: "rgraph_resource", args: { address: RESOURCE_ADDRESS } },
-    { text: FINAL_TEXT },
-  ],
+  steps: STEPS,
   shellStep: 0,
   resourceStep: 1,
   // tool.execute.before has the model's call id. issue 11: the plugin does not wait for
@@ -66,10 +96,15 @@ harnessTests({
   }),
   configure: async ({ world, model, variant }) => {
     await Deno.mkdir(`${world.home}/.config/opencode`, { recursive: true });
+    // The plugin run's `opencode plugin -g` came first: its entry stays.
+    const had = JSON.parse(
+      await Deno.readTextFile(userConfig(world.home)).catch(() => "{}"),
+    );
     await Deno.writeTextFile(
-      `${world.home}/.config/opencode/opencode.json`,
+      userConfig(world.home),
       JSON.stringify(
         {
+          ...had,
           $schema: "https://opencode.ai/config.json",
           autoupdate: false,
           share: "disabled",
@@ -87,11 +122,30 @@ harnessTests({
         2,
       ),
     );
-    if (variant.variant === "default") {
+    if (variant.variant === "default" && variant.via !== "plugin") {
       await Deno.copyFile(WITNESS, `${world.project}/.opencode/plugins/rgraph-witness.js`);
     }
   },
   trust: null,
+  // issue 20: the plugin package, added to the user's config by OpenCode's own command.
+  plugin: {
+    steps: STEPS,
+    presentedTool: "rgraph_resource",
+    install: (ctx) => opencodeCommand(ctx, ["plugin", "-g", PACKAGE]),
+    // OpenCode has no command that removes a plugin: its user deletes the entry from the config.
+    uninstall: async ({ world }) => {
+      const config = JSON.parse(
+        await Deno.readTextFile(userConfig(world.home)),
+      );
+      config.plugin = (config.plugin ?? []).filter((p: unknown) => p !== PACKAGE);
+      await Deno.writeTextFile(
+        userConfig(world.home),
+        JSON.stringify(config, null, 2),
+      );
+    },
+    // Its config, and the caches and packages it keeps beside them.
+    harnessFiles: [".config/opencode", ".cache/opencode"],
+  },
   session: async ({ bin, world, env }, prompt) => {
     const r = await run([
       bin,
@@ -137,7 +191,7 @@ harnessTests({
     return [...lines, ...warningBlocks(session.run.stderr)];
   },
   extra: async (t, { world, model, variant }) => {
-    if (variant.variant !== "default") return;
+    if (variant.variant !== "default" || variant.via === "plugin") return;
     const witnessed = (await Deno.readTextFile(`${world.root}/witness.jsonl`).catch(() => ""))
       .split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
     await t.step(
