@@ -76,6 +76,20 @@ async function launcher(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+/**
+ * A fresh user with the plugin's folder (a copy of this checkout) and an empty
+ * project, after one session start of the plugin (`args` to the launcher).
+ */
+async function pluginStarted(args: string[], stdin: string) {
+  const user = await freshUser();
+  const root = await pluginCopy(`${user.dir}/checkout`);
+  const project = `${user.dir}/project`;
+  await Deno.mkdir(project);
+  const env = { ...user.env };
+  await launcher(root, args, env, stdin);
+  return { user, root, project, env };
+}
+
 const SESSION_START = JSON.stringify({
   session_id: "plugin-session",
   cwd: "/tmp",
@@ -101,6 +115,8 @@ Deno.test("every plugin manifest carries rgraph's version, and the launcher runs
   assert.equal(claude.version, project.version);
   const opencode = JSON.parse(await Deno.readTextFile(`${ROOT}/plugin/opencode/package.json`));
   assert.equal(opencode.version, project.version);
+  const copilot = JSON.parse(await Deno.readTextFile(`${ROOT}/.github/plugin/plugin.json`));
+  assert.equal(copilot.version, project.version);
   const script = await Deno.readTextFile(`${ROOT}/plugin/rgraph.sh`);
   assert.match(script, new RegExp(`^flags="${DENO_FLAGS.join(" ")}"$`, "m"));
   assert.match(script, new RegExp(`^bundle_flags="${BUNDLE_FLAGS.join(" ")}"$`, "m"));
@@ -251,13 +267,11 @@ Deno.test("the plugin and rgraph install in one harness record each Touch once; 
 });
 
 Deno.test("doctor names a linked Gemini CLI extension, enabled or disabled for the project as its overrides say", async () => {
-  const user = await freshUser();
+  const { user, root, project, env } = await pluginStarted(
+    ["gemini", "session-start"],
+    SESSION_START,
+  );
   try {
-    const root = await pluginCopy(`${user.dir}/checkout`);
-    const project = `${user.dir}/project`;
-    await Deno.mkdir(project);
-    const env = { ...user.env };
-    await launcher(root, ["gemini", "session-start"], env, SESSION_START);
     // What `gemini extensions link <checkout>/plugin/gemini` records.
     const ext = `${env.HOME}/.gemini/extensions`;
     await Deno.mkdir(`${ext}/rgraph`, { recursive: true });
@@ -283,13 +297,8 @@ Deno.test("doctor names a linked Gemini CLI extension, enabled or disabled for t
 });
 
 Deno.test("doctor names the OpenCode plugin package a user's config lists, and runs it only from the user's config", async () => {
-  const user = await freshUser();
+  const { user, root, project, env } = await pluginStarted(["opencode", "session-start"], "{}");
   try {
-    const root = await pluginCopy(`${user.dir}/checkout`);
-    const project = `${user.dir}/project`;
-    await Deno.mkdir(project);
-    const env = { ...user.env };
-    await launcher(root, ["opencode", "session-start"], env, "{}");
     // What `opencode plugin -g <checkout>/plugin/opencode` writes.
     const config = `${env.HOME}/.config/opencode`;
     await Deno.mkdir(config, { recursive: true });
@@ -311,6 +320,35 @@ Deno.test("doctor names the OpenCode plugin package a user's config lists, and r
     const theirs = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
     assert.match(theirs.stdout, /opencode plugin rgraph: enabled, from .*\(not run: outside/);
     assert.doesNotMatch(theirs.stdout, /opencode plugin rgraph hook probe/);
+  } finally {
+    await Deno.remove(user.dir, { recursive: true });
+  }
+});
+
+Deno.test("doctor names the Copilot CLI plugin of a checkout added as a marketplace, enabled or not as Copilot records it", async () => {
+  const { user, root, project, env } = await pluginStarted(
+    ["copilot", "session-start", "--event", "sessionStart"],
+    "{}",
+  );
+  try {
+    // What `copilot plugin marketplace add <checkout>` and `copilot plugin install rgraph@rgraph` write.
+    await Deno.mkdir(`${env.HOME}/.copilot`);
+    const settings = (enabled: boolean) =>
+      Deno.writeTextFile(
+        `${env.HOME}/.copilot/settings.json`,
+        JSON.stringify({
+          extraKnownMarketplaces: { rgraph: { source: { source: "directory", path: root } } },
+          enabledPlugins: { "rgraph@rgraph": enabled },
+        }),
+      );
+    await settings(true);
+    const on = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
+    assert.match(on.stdout, /copilot plugin rgraph@rgraph: enabled \(version 0\.1\.0, user scope/);
+    assert.match(on.stdout, /copilot plugin rgraph@rgraph hook probe: exit 0, valid JSON answer/);
+    assert.match(on.stdout, /copilot plugin rgraph@rgraph MCP server: .* answers tools\/list/);
+    await settings(false);
+    const off = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
+    assert.match(off.stdout, /copilot plugin rgraph@rgraph: installed but disabled/);
   } finally {
     await Deno.remove(user.dir, { recursive: true });
   }

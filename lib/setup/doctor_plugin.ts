@@ -7,6 +7,7 @@
  * | harness | registry | enabled |
  * |---|---|---|
  * | claude-code | `~/.claude/plugins/installed_plugins.json` (`plugins["rgraph@<marketplace>"]`) | `enabledPlugins` in `~/.claude/settings.json`, then the project's `.claude/settings.json` |
+ * | copilot | `~/.copilot/settings.json`: a local marketplace (`extraKnownMarketplaces[<m>].source.path`, loaded live from that checkout) whose plugin `rgraph@<m>` is recorded | `enabledPlugins["rgraph@<m>"]` in the same file |
  * | opencode | `plugin` entries of `~/.config/opencode/opencode.json[c]` (user), `.opencode/opencode.json[c]` and `opencode.json[c]` (project) naming a folder whose `package.json` is rgraph's | always: OpenCode loads every plugin its config names |
  * | gemini | `~/.gemini/extensions/rgraph/` (`.gemini-extension-install.json` names a linked folder) | `~/.gemini/extensions/extension-enablement.json`: the last of `rgraph.overrides` (`[!]<dir>/*`) matching the project |
  *
@@ -132,6 +133,37 @@ function readJsonc(path: string): Json | null {
 }
 
 /**
+ * rgraph from a checkout added as a Copilot CLI marketplace: Copilot loads a
+ * local marketplace's plugins live from its folder (nothing copied), and
+ * keeps `enabledPlugins["rgraph@<marketplace>"]` (false after an uninstall).
+ */
+function copilotInstalls(home: string): PluginInstall[] {
+  const settings = readJson(`${home}/.copilot/settings.json`);
+  const markets = settings?.extraKnownMarketplaces;
+  const enabled = settings?.enabledPlugins as Json | undefined;
+  if (typeof markets !== "object" || markets === null) return [];
+  return Object.entries(markets as Json).flatMap(([name, m]) => {
+    const source = (m as Json | null)?.source as Json | undefined;
+    const id = `rgraph@${name}`;
+    if (source?.source !== "directory" || typeof source.path !== "string") return [];
+    if (enabled?.[id] === undefined) return [];
+    const root = source.path.replace(/\/+$/, "");
+    const manifest = readJson(`${root}/.github/plugin/plugin.json`);
+    if (manifest?.name !== "rgraph") return [];
+    return [{
+      harness: "copilot" as const,
+      id,
+      version: String(manifest.version ?? "?"),
+      scope: "user",
+      root,
+      launcher: `${root}/plugin/rgraph.sh`,
+      enabled: enabled[id] === true,
+      managed: true,
+    }];
+  });
+}
+
+/**
  * rgraph's OpenCode plugin package (plugin/opencode of a checkout) named in
  * an OpenCode config's `plugin` list, as `opencode plugin <folder>` writes it
  * (a path, or a `file://` URL).
@@ -178,10 +210,13 @@ export function pluginInstalls(
   if (harness === "claude-code") return claudeInstalls(where.home, where.dir);
   if (harness === "gemini") return geminiInstalls(where.home, where.dir);
   if (harness === "opencode") return opencodeInstalls(where.home, where.dir);
+  if (harness === "copilot") return copilotInstalls(where.home);
   return [];
 }
 
 /** The command a plugin runs for `what` (`hook`, `serve-mcp`), as its manifests write it. */
 export function pluginArgv(p: PluginInstall, what: "hook" | "serve-mcp"): string[] {
-  return ["sh", p.launcher, p.harness, what];
+  const argv = ["sh", p.launcher, p.harness, what];
+  // Copilot's payloads do not name their event: its manifest passes it, as for a session start here.
+  return p.harness === "copilot" && what === "hook" ? [...argv, "--event", "sessionStart"] : argv;
 }

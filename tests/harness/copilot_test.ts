@@ -8,7 +8,9 @@
  * Prompt mode loads `.github/hooks/*.json` and `.github/mcp.json` only in a
  * trusted folder: the user trusts it for good (`trustedFolders` in
  * `~/.copilot/config.json`, what the trust prompt's "this and future
- * sessions" writes). Hook payloads carry no tool-call id.
+ * sessions" writes). Hook payloads carry no tool-call id. One more run
+ * installs rgraph as a plugin instead (issue 20): this checkout as a local
+ * marketplace (`.github/plugin/`), which Copilot loads live, never copied.
  */
 
 import assert from "node:assert/strict";
@@ -16,12 +18,35 @@ import {
   type Ctx,
   FINAL_TEXT,
   GH_COMMAND,
+  harnessCommand,
   harnessTests,
   RESOURCE_ADDRESS,
   warningBlocks,
 } from "./scenario.ts";
-import { startModelServer } from "./model_server.ts";
-import { harnessBinDir, type Run, run } from "./world.ts";
+import { startModelServer, type Step } from "./model_server.ts";
+import { harnessBinDir, ROOT, type Run, run, type World } from "./world.ts";
+
+const CHECKOUT = ROOT.replace(/\/$/, "");
+
+/**
+ * Copilot unpacks its ~235 MB package into ~/.cache/copilot/pkg on first run:
+ * the world's points at one unpacked copy (per version) the tests share, next
+ * to the pinned npm installs, before the first `copilot` command.
+ */
+async function sharePackage(world: World): Promise<void> {
+  const link = `${world.home}/.cache/copilot/pkg`;
+  if (await Deno.lstat(link).then(() => true, () => false)) return;
+  const shared = `${harnessBinDir()}/../copilot-pkg`;
+  await Deno.mkdir(shared, { recursive: true });
+  await Deno.mkdir(`${world.home}/.cache/copilot`, { recursive: true });
+  await Deno.symlink(shared, link);
+}
+
+const STEPS: Step[] = [
+  { tool: "bash", args: { command: GH_COMMAND, description: "Read issue 5" } },
+  { tool: "rgraph-resource", args: { address: RESOURCE_ADDRESS } },
+  { text: FINAL_TEXT },
+];
 
 async function copilot(ctx: Ctx, prompt: string): Promise<{ run: Run; sessionId: string | null }> {
   const r = await run(
@@ -49,12 +74,13 @@ harnessTests({
     { variant: "default", label: "config in ~/.config/rgraph" },
     { variant: "RGRAPH_CONFIG", label: "config named by RGRAPH_CONFIG" },
     { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
+    {
+      variant: "default",
+      label: "through its plugin (copilot plugin marketplace add, plugin install)",
+      via: "plugin",
+    },
   ],
-  steps: [
-    { tool: "bash", args: { command: GH_COMMAND, description: "Read issue 5" } },
-    { tool: "rgraph-resource", args: { address: RESOURCE_ADDRESS } },
-    { text: FINAL_TEXT },
-  ],
+  steps: STEPS,
   shellStep: 0,
   resourceStep: 1,
   callIds: false,
@@ -70,14 +96,7 @@ harnessTests({
     COPILOT_OFFLINE: "true",
     COPILOT_AUTO_UPDATE: "false",
   }),
-  configure: async ({ world }) => {
-    // Copilot unpacks its ~235 MB package into ~/.cache/copilot/pkg on first run: share one unpacked
-    // copy (per version) between the tests' temp homes, next to the pinned npm installs.
-    const shared = `${harnessBinDir()}/../copilot-pkg`;
-    await Deno.mkdir(shared, { recursive: true });
-    await Deno.mkdir(`${world.home}/.cache/copilot`, { recursive: true });
-    await Deno.symlink(shared, `${world.home}/.cache/copilot/pkg`);
-  },
+  configure: ({ world }) => sharePackage(world),
   trust: async ({ world }) => {
     await Deno.mkdir(`${world.home}/.copilot`, { recursive: true });
     await Deno.writeTextFile(
@@ -113,6 +132,30 @@ harnessTests({
         await model.close();
       }
     },
+  },
+  // issue 20: this checkout as a local marketplace (.github/plugin/), its plugin installed from it.
+  plugin: {
+    steps: STEPS,
+    presentedTool: "rgraph-resource",
+    install: async (ctx) => {
+      await sharePackage(ctx.world);
+      await harnessCommand(ctx, ["plugin", "marketplace", "add", CHECKOUT]);
+      await harnessCommand(ctx, ["plugin", "install", "rgraph@rgraph"]);
+    },
+    uninstall: async (ctx) => {
+      await harnessCommand(ctx, ["plugin", "uninstall", "rgraph@rgraph"]);
+      await harnessCommand(ctx, ["plugin", "marketplace", "remove", "rgraph"]);
+      // Copilot 1.0.102 keeps `enabledPlugins["rgraph@rgraph"]: false` after both (its own record
+      // of the name, which loads nothing); anything else of rgraph's in its settings is left behind.
+      const settings = JSON.parse(
+        await Deno.readTextFile(`${ctx.world.home}/.copilot/settings.json`),
+      );
+      assert.equal(settings.enabledPlugins?.["rgraph@rgraph"], false, JSON.stringify(settings));
+      delete settings.enabledPlugins["rgraph@rgraph"];
+      assert.doesNotMatch(JSON.stringify(settings), /rgraph/i, "settings.json after uninstall");
+    },
+    // settings.json: checked by uninstall above.
+    harnessFiles: [".copilot/config.json", ".copilot/installed-plugins"],
   },
   session: copilot,
   // Copilot logs hook and MCP problems to ~/.copilot/logs, and reports some as JSON events.

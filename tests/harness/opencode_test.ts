@@ -17,9 +17,9 @@
 
 import assert from "node:assert/strict";
 import {
-  type Ctx,
   FINAL_TEXT,
   GH_COMMAND,
+  harnessCommand,
   harnessTests,
   RESOURCE_ADDRESS,
   warningBlocks,
@@ -42,18 +42,6 @@ const STEPS: Step[] = [
 
 /** The user's OpenCode config (what `opencode plugin -g` edits). */
 const userConfig = (home: string) => `${home}/.config/opencode/opencode.json`;
-
-/** Runs `opencode ARGS` as the user; throws with its output when it fails. */
-async function opencodeCommand(ctx: Ctx, args: string[]): Promise<void> {
-  const r = await run([ctx.bin, ...args], {
-    cwd: ctx.world.project,
-    env: ctx.env,
-    timeoutMs: 120_000,
-  });
-  if (r.code !== 0) {
-    throw new Error(`opencode ${args.join(" ")}: ${r.stdout}${r.stderr}`);
-  }
-}
 
 harnessTests({
   name: "opencode",
@@ -131,7 +119,7 @@ harnessTests({
   plugin: {
     steps: STEPS,
     presentedTool: "rgraph_resource",
-    install: (ctx) => opencodeCommand(ctx, ["plugin", "-g", PACKAGE]),
+    install: (ctx) => harnessCommand(ctx, ["plugin", "-g", PACKAGE], 120_000),
     // OpenCode has no command that removes a plugin: its user deletes the entry from the config.
     uninstall: async ({ world }) => {
       const config = JSON.parse(

@@ -300,6 +300,14 @@ function rgraphLeftovers(root: string, world: World): string[] {
   return out;
 }
 
+/** Runs the harness binary with `args` as its user does (a plugin command); throws with its output when it fails. */
+export async function harnessCommand(ctx: Ctx, args: string[], timeoutMs = 60_000): Promise<void> {
+  const r = await run([ctx.bin, ...args], { cwd: ctx.world.project, env: ctx.env, timeoutMs });
+  if (r.code !== 0) {
+    throw new Error(`${ctx.pin.bin} ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+  }
+}
+
 /** Registers the tests of one harness. */
 export function harnessTests(spec: HarnessSpec): void {
   const { pin, path } = locate(spec.name);
