@@ -289,6 +289,14 @@ Deno.test({
           await card("budget"),
           `${status.budget.remaining} / ${status.budget.limit}`,
         );
+        // Every other budget status names (the Sweep spent REST and GraphQL) has a card of its own.
+        const main = status.budget.source === "graphql" ? "graphql" : "core";
+        const others = Object.keys(status.budget.budgets).filter((r) => r !== main);
+        assert.ok(others.length > 0, `the scenario's Sweep saw only ${main}`);
+        for (const r of others) {
+          const b = status.budget.budgets[r];
+          assert.equal(await card(`budget-${r}`), `${b.remaining} / ${b.limit}`, r);
+        }
         assert.equal(
           await page.$eval("#stats-text", (e) => e.textContent),
           (await cli(["stats"])).trimEnd(),

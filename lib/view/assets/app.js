@@ -604,6 +604,19 @@ async function valueView() {
           : "not known yet",
         "budget",
       ),
+      // The other budgets the last Sweep heard of (search, say), one card each, as
+      // `rgraph status` prints one line each.
+      Object.entries(budget?.budgets ?? {})
+        .filter(([resource]) => resource !== (budget.source === "graphql" ? "graphql" : "core"))
+        .map(([resource, b]) =>
+          card(
+            `GitHub ${resource} budget`,
+            `${b.remaining ?? "?"} / ${b.limit ?? "?"}`,
+            { core: "REST requests left", search: "REST searches left" }[resource] ??
+              "GraphQL points left",
+            `budget-${resource}`,
+          )
+        ),
     ),
     h("h2", {}, "Hit rate over time"),
     v.reads_by_day.length === 0 ? h("p", { class: "muted" }, "No Cache Reads yet.") : [
