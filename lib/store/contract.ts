@@ -103,6 +103,27 @@ export interface ResourceHead {
 }
 
 /**
+ * The head of a stored Resource: what a staleness check or the hook's Nudge
+ * reads of it (a repository's head carries no title: its name is its address).
+ *
+ * @example
+ * ```ts
+ * headOf(repository).title; // null
+ * ```
+ */
+export function headOf(r: Resource): ResourceHead {
+  return {
+    node_id: r.node_id,
+    kind: r.kind,
+    address: r.address,
+    title: r.kind === "repository" ? null : r.title,
+    fetched_at: r.fetched_at,
+    updated_at: r.updated_at,
+    etag: r.etag ?? null,
+  };
+}
+
+/**
  * What a machine's local index keeps of a Resource stored in the shared graph
  * store: its head and the old addresses it answers to, all the hook's Nudge
  * reads (a few hundred bytes; never a body or a comment).

@@ -36,7 +36,7 @@ import type {
   ResourceKind,
   Touch,
 } from "../../types.ts";
-import type { IndexHead, ResourceHead } from "../contract.ts";
+import { headOf, type IndexHead, type ResourceHead } from "../contract.ts";
 
 type Props = Record<string, unknown>;
 
@@ -297,16 +297,7 @@ export function decodeResource(
 /** What the store keeps about a Resource without its comments; `null` when it cannot be read. */
 export function decodeHead(node: GraphNode, skip: Skip): ResourceHead | null {
   const r = guard(() => nameOf("Resource", node.properties), skip, () => resourceFields(node));
-  if (r === null) return null;
-  return {
-    node_id: r.node_id,
-    kind: r.kind,
-    address: r.address,
-    title: r.kind === "repository" ? null : r.title,
-    fetched_at: r.fetched_at,
-    updated_at: r.updated_at,
-    etag: r.etag ?? null,
-  };
+  return r === null ? null : headOf(r);
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   type Edge,
   forgetParams,
   type ForgetQuery,
+  headOf,
   type IndexHead,
   type LeaseHeld,
   type MemoryEntry,
@@ -670,16 +671,7 @@ export class GraphStore implements Store {
         const h = have.get(r.address);
         return h === undefined || h.node_id !== r.node_id || h.fetched_at !== r.fetched_at ||
           h.updated_at !== r.updated_at;
-      }).map((r): IndexHead => ({
-        node_id: r.node_id,
-        kind: r.kind,
-        address: r.address,
-        title: r.kind === "repository" ? null : r.title,
-        fetched_at: r.fetched_at,
-        updated_at: r.updated_at,
-        etag: r.etag ?? null,
-        aliases: [],
-      }));
+      }).map((r): IndexHead => ({ ...headOf(r), aliases: [] }));
       if (heads.length) await local.putIndex({ heads, listings: [] });
     });
   }
