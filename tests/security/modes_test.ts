@@ -14,6 +14,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { bashCallPayload, type Sandbox, sandbox } from "../helpers.ts";
+import { RACY_MS } from "../../lib/capture/hook_config.ts";
 import { startEmulator } from "../emulator/mod.ts";
 import { FACTS } from "../emulator/facts.ts";
 
@@ -79,6 +80,12 @@ for (const umask of [0o022, 0o002]) {
       const install = await sb.rgraph(["install", "claude-code", "--dir", project]);
       assert.equal(install.code, 0, install.stderr);
       assert.match(install.stdout, /built the hook bundle/);
+
+      // The hook caches its config only once the file is older than RACY_MS (a newer one
+      // may be edited again within the clock's resolution): wait, so hook-config.json is made.
+      const { mtime, ctime } = Deno.statSync(sb.configPath);
+      const changed = Math.max(mtime!.getTime(), ctime?.getTime() ?? 0);
+      await new Promise((r) => setTimeout(r, Math.max(0, changed + RACY_MS + 100 - Date.now())));
 
       let call = 0;
       const read = (n: number) =>
