@@ -23,6 +23,7 @@ import type { SQLInputValue } from "node:sqlite";
 import { parseKey } from "../../address/mod.ts";
 import type { IndexHead } from "../contract.ts";
 import type { Listing } from "../../types.ts";
+import { writeListingRow } from "./listing_row.ts";
 
 type Row = Record<string, SQLInputValue>;
 
@@ -144,21 +145,7 @@ function putListing(sql: IndexSql, l: Listing): void {
   ) return;
   // Members mirrored earlier are another version's.
   sql.run("DELETE FROM listing_members WHERE listing_key = ?", l.key);
-  sql.run(
-    `INSERT OR REPLACE INTO listings (key, owner, repo, listing, filters, asked_limit,
-       total_count, member_count, fully_expanded, fetched_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    l.key,
-    l.owner.toLowerCase(),
-    l.repo.toLowerCase(),
-    l.listing,
-    JSON.stringify(l.filters),
-    l.limit,
-    l.total_count,
-    l.member_count,
-    l.fully_expanded ? 1 : 0,
-    l.fetched_at,
-  );
+  writeListingRow((q, ...p) => sql.run(q, ...p), l, l.member_count, l.fully_expanded);
 }
 
 /**

@@ -35,6 +35,7 @@ import {
 import { migrate, SchemaTooNewError } from "./schema.ts";
 import { avoidedSql, readUserStats } from "./tally.ts";
 import { readMemoryCounts } from "./memory_counts.ts";
+import { writeListingRow } from "./listing_row.ts";
 import { byRecorded, newestTouches, type PageEnd, touchFromRow } from "./touches.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
 import { faultError, openFault, storeFault } from "./faults.ts";
@@ -815,21 +816,7 @@ export class SqliteStore implements Store {
         // A member that could not be stored makes the Listing partial: it must not pass for complete.
         const stored = seen.size;
         const complete = listing.fully_expanded && stored >= listing.member_count;
-        this.#run(
-          `INSERT OR REPLACE INTO listings (key, owner, repo, listing, filters, asked_limit,
-             total_count, member_count, fully_expanded, fetched_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          listing.key,
-          listing.owner.toLowerCase(),
-          listing.repo.toLowerCase(),
-          listing.listing,
-          JSON.stringify(listing.filters),
-          listing.limit,
-          listing.total_count,
-          stored,
-          complete ? 1 : 0,
-          listing.fetched_at,
-        );
+        writeListingRow((q, ...p) => this.#run(q, ...p), listing, stored, complete);
       })
     );
   }
