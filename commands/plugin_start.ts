@@ -1,8 +1,9 @@
 /**
- * `rgraph plugin-start [--build]`: what rgraph's harness plugins run at
+ * `rgraph plugin-start [--build] [--bundle-dir DIR]`: what rgraph's harness plugins run at
  * every session start (`plugin/rgraph.sh`), never typed by a user: the
  * config on the first run, and the hook bundle built or refreshed in the
- * background (`--build` is that background process). Prints nothing and
+ * background (`--build` is that background process), in `DIR` (by default
+ * the plugin's `dist/hook-bundle`). Prints nothing and
  * exits 0 whatever happens; problems go to `hook.log`.
  *
  * @module
@@ -10,14 +11,16 @@
 
 import { defaultDataDir } from "../lib/config_path.ts";
 import { logHookProblem } from "../lib/capture/mod.ts";
-import { pluginBuild, pluginStart } from "../lib/setup/mod.ts";
+import { pluginBuild, pluginBundleDir, pluginStart } from "../lib/setup/mod.ts";
 
 /** Runs `rgraph plugin-start ARGS`; always 0. */
 export async function main(args: string[]): Promise<number> {
   const root = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
+  const at = args.indexOf("--bundle-dir");
+  const dir = at >= 0 && args[at + 1] ? args[at + 1] : pluginBundleDir(root);
   try {
-    if (args.includes("--build")) await pluginBuild(root);
-    else await pluginStart(root);
+    if (args.includes("--build")) await pluginBuild(root, dir);
+    else await pluginStart(root, dir);
   } catch (e) {
     logHookProblem(defaultDataDir(), "plugin", e);
   }

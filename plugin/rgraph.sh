@@ -8,8 +8,8 @@
 #   rgraph.sh <harness> session-end     the automatic Sweep at a session's end
 #   rgraph.sh <harness> serve-mcp       the MCP server
 #
-# Hooks run the bundle `rgraph plugin-start` builds (dist/hook-bundle) once it
-# exists, else main.ts. Without Deno the session start says so once, in the
+# Hooks run the bundle `rgraph plugin-start` builds once it exists, else
+# main.ts. Without Deno the session start says so once, in the
 # harness's own output, and everything else does nothing. The flags mirror
 # DENO_FLAGS and BUNDLE_FLAGS (lib/setup/command.ts; tests/plugin_test.ts
 # keeps them equal).
@@ -42,9 +42,17 @@ fi
 # Word-split on purpose: flags have no spaces; paths are quoted on their own.
 flags="--allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys --quiet"
 bundle_flags="--no-config --no-lock --v8-flags=--no-lazy --allow-read --allow-write --allow-env --allow-run --quiet"
-bundle="$root/dist/hook-bundle/hook_bundled.js"
+# The hook bundle lives in the plugin's folder, which uninstalling takes away; but Codex trusts a
+# plugin's hooks by a fingerprint of every file in that folder (a bundle built there makes it
+# skip them as modified), and keeps a plugin's data folder after uninstalling it: for Codex the
+# bundle lives in rgraph's default data folder.
+case "$harness" in
+codex) bundle_dir="${XDG_DATA_HOME:-$HOME/.local/share}/rgraph/hook-bundle/codex-plugin" ;;
+*) bundle_dir="$root/dist/hook-bundle" ;;
+esac
+bundle="$bundle_dir/hook_bundled.js"
 case "$what" in
-session-start) "$deno" run $flags "$root/main.ts" plugin-start </dev/null >/dev/null 2>&1 ;;
+session-start) "$deno" run $flags "$root/main.ts" plugin-start --bundle-dir "$bundle_dir" </dev/null >/dev/null 2>&1 ;;
 hook) ;;
 session-end) exec "$deno" run $flags "$root/main.ts" sweep --background ;;
 serve-mcp) exec "$deno" run $flags "$root/main.ts" serve-mcp ;;

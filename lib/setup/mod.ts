@@ -39,7 +39,7 @@ export {
   type Scope,
 } from "./install.ts";
 export { DENO_FLAGS } from "./command.ts";
-export { pluginBuild, pluginStart } from "./plugin.ts";
+export { pluginBuild, pluginBundleDir, pluginStart } from "./plugin.ts";
 export { type Check, type DoctorOptions, formatChecks, runChecks } from "./doctor.ts";
 export { formatStats, type StatsReport, statsReport } from "./stats.ts";
 export { statusText, touchJson, TouchJsonPages, touchTable, TouchTablePages } from "./touches.ts";

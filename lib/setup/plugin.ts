@@ -9,7 +9,10 @@
  * and fills the Deno caches; the session does not wait for either.
  *
  * The bundle lives inside the plugin's own folder (`dist/hook-bundle/`), so
- * uninstalling the plugin through the harness takes it away too.
+ * uninstalling the plugin through the harness takes it away too; but Codex
+ * trusts a plugin's hooks by a fingerprint of every file in that folder, so
+ * its bundle lives in rgraph's data folder. `plugin/rgraph.sh` chooses and
+ * passes the folder.
  *
  * @example
  * ```ts
@@ -30,9 +33,8 @@ export function pluginBundleDir(root: string): string {
   return `${root}/dist/hook-bundle`;
 }
 
-/** Whether the plugin's bundle is there and built from the sources as they are. */
-function bundleReady(root: string): boolean {
-  const dir = pluginBundleDir(root);
+/** Whether the plugin's bundle in `dir` is there and built from the sources as they are. */
+function bundleReady(dir: string): boolean {
   try {
     Deno.statSync(`${dir}/${BUNDLE_ENTRY}`);
   } catch {
@@ -48,15 +50,15 @@ function normalArgv(root: string): string[] {
 }
 
 /**
- * The session-start work: the config when there is none, then the bundle
- * build started in the background when it is needed.
+ * The session-start work: the config when there is none, then the build of
+ * the bundle in `dir` started in the background when it is needed.
  */
-export async function pluginStart(root: string): Promise<void> {
+export async function pluginStart(root: string, dir: string): Promise<void> {
   await writeFirstConfig();
-  if (!bundleReady(root)) {
+  if (!bundleReady(dir)) {
     const [command, ...args] = normalArgv(root);
     new Deno.Command(command, {
-      args: [...args, "plugin-start", "--build"],
+      args: [...args, "plugin-start", "--build", "--bundle-dir", dir],
       stdin: "null",
       stdout: "null",
       stderr: "null",
@@ -65,13 +67,13 @@ export async function pluginStart(root: string): Promise<void> {
   }
 }
 
-/** The background part: builds the bundle (when stale) and caches every command's dependencies. */
-export async function pluginBuild(root: string): Promise<void> {
+/** The background part: builds the bundle in `dir` (when stale) and caches every command's dependencies. */
+export async function pluginBuild(root: string, dir: string): Promise<void> {
   const deno = Deno.execPath();
   await buildHookBundle({
     deno,
     checkout: root,
-    dir: pluginBundleDir(root),
+    dir,
     fallback: normalArgv(root),
   });
   await cacheDependencies({ deno, checkout: root });
