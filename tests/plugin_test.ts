@@ -117,6 +117,8 @@ Deno.test("every plugin manifest carries rgraph's version, and the launcher runs
   assert.equal(opencode.version, project.version);
   const copilot = JSON.parse(await Deno.readTextFile(`${ROOT}/.github/plugin/plugin.json`));
   assert.equal(copilot.version, project.version);
+  const codex = JSON.parse(await Deno.readTextFile(`${ROOT}/.codex-plugin/plugin.json`));
+  assert.equal(codex.version, project.version);
   const script = await Deno.readTextFile(`${ROOT}/plugin/rgraph.sh`);
   assert.match(script, new RegExp(`^flags="${DENO_FLAGS.join(" ")}"$`, "m"));
   assert.match(script, new RegExp(`^bundle_flags="${BUNDLE_FLAGS.join(" ")}"$`, "m"));

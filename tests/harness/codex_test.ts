@@ -16,12 +16,15 @@ import {
   type Ctx,
   FINAL_TEXT,
   GH_COMMAND,
+  harnessCommand,
   harnessTests,
   RESOURCE_ADDRESS,
   warningBlocks,
 } from "./scenario.ts";
-import { startModelServer } from "./model_server.ts";
-import { type Run, run } from "./world.ts";
+import { startModelServer, type Step } from "./model_server.ts";
+import { ROOT, type Run, run, waitFor } from "./world.ts";
+
+const CHECKOUT = ROOT.replace(/\/$/, "");
 
 /** A JSON-RPC session with `codex app-server` over stdio (newline-delimited JSON). */
 async function appServer(
@@ -108,6 +111,12 @@ async function trust(ctx: Ctx, hooks: boolean): Promise<void> {
         trustStatus: string;
       }[];
       assert.ok(all.length >= 3, `codex lists rgraph's hooks: ${JSON.stringify(listed)}`);
+      // Codex checks each hooks file as it lists it (a SessionEnd timeout over its 3 s cap, say).
+      const problems = listed.data.flatMap((e: { warnings: string[]; errors: unknown[] }) => [
+        ...e.warnings,
+        ...e.errors.map((x) => JSON.stringify(x)),
+      ]);
+      assert.deepEqual(problems, [], "Codex's warnings and errors about the hooks it lists");
       for (const h of all) {
         edits.push({
           keyPath: `hooks.state."${h.key}".trusted_hash`,
@@ -157,6 +166,42 @@ function errorItems(stdout: string): string[] {
   });
 }
 
+/**
+ * One more session, on a model server of its own (the main script's requests stay untouched):
+ * the model runs the gh command for issue 8 and is done.
+ */
+async function sideSession(ctx: Ctx): Promise<{ run: Run; sessionId: string | null }> {
+  const model = await startModelServer({
+    marker: "lumendb/lumen/issues/8",
+    steps: [{ tool: "exec_command", args: { cmd: GH_COMMAND } }, { text: FINAL_TEXT }],
+  });
+  const path = `${ctx.world.home}/.codex/config.toml`;
+  try {
+    await Deno.writeTextFile(
+      path,
+      (await Deno.readTextFile(path)).replace(ctx.model.url, model.url),
+    );
+    const s = await exec(ctx, "look at https://github.com/lumendb/lumen/issues/8");
+    assert.equal(s.run.code, 0, s.run.stderr);
+    assert.ok(s.sessionId);
+    assert.ok(model.requests.some((r) => r.scripted && r.step === 1), "the session ran");
+    return s;
+  } finally {
+    await Deno.writeTextFile(
+      path,
+      (await Deno.readTextFile(path)).replace(model.url, ctx.model.url),
+    );
+    await model.close();
+  }
+}
+
+const STEPS: Step[] = [
+  { tool: "exec_command", args: { cmd: GH_COMMAND } },
+  // Codex offers MCP tools in a namespace per server.
+  { tool: "resource", namespace: "mcp__rgraph", args: { address: RESOURCE_ADDRESS } },
+  { text: FINAL_TEXT },
+];
+
 function providerConfig(url: string): string {
   return `model = "gpt-5.1"
 model_provider = "scripted"
@@ -186,13 +231,13 @@ harnessTests({
     // issue 11: nor XDG_DATA_HOME: the hook notes the resource call under one data directory and
     // serve-mcp looks in another, so the Cache Read loses its session and call.
     { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
+    {
+      variant: "default",
+      label: "through its plugin (codex plugin marketplace add, plugin add)",
+      via: "plugin",
+    },
   ],
-  steps: [
-    { tool: "exec_command", args: { cmd: GH_COMMAND } },
-    // Codex offers MCP tools in a namespace per server.
-    { tool: "resource", namespace: "mcp__rgraph", args: { address: RESOURCE_ADDRESS } },
-    { text: FINAL_TEXT },
-  ],
+  steps: STEPS,
   shellStep: 0,
   resourceStep: 1,
   callIds: true,
@@ -202,43 +247,67 @@ harnessTests({
   env: () => ({ RGRAPH_SCRIPTED_KEY: "scripted" }),
   configure: async ({ world, model }) => {
     await Deno.mkdir(`${world.home}/.codex`, { recursive: true });
-    await Deno.writeTextFile(`${world.home}/.codex/config.toml`, providerConfig(model.url));
+    // A plugin install wrote its tables here already: the provider's top-level keys go before them.
+    const path = `${world.home}/.codex/config.toml`;
+    const written = await Deno.readTextFile(path).catch(() => "");
+    await Deno.writeTextFile(path, providerConfig(model.url) + written);
   },
   trust: (ctx) => trust(ctx, true),
   untrusted: {
     name: "with the project trusted but its hooks not, Codex skips rgraph's hooks silently",
     check: async (ctx) => {
       await trust(ctx, false);
-      // Its own model server: this session must not touch the main script's requests.
-      const model = await startModelServer({
-        marker: "lumendb/lumen/issues/8",
-        steps: [{ tool: "exec_command", args: { cmd: GH_COMMAND } }, { text: FINAL_TEXT }],
-      });
-      try {
-        await Deno.writeTextFile(
-          `${ctx.world.home}/.codex/config.toml`,
-          (await Deno.readTextFile(`${ctx.world.home}/.codex/config.toml`)).replace(
-            ctx.model.url,
-            model.url,
-          ),
-        );
-        const s = await exec(ctx, "look at https://github.com/lumendb/lumen/issues/8");
-        assert.equal(s.run.code, 0, s.run.stderr);
-        assert.ok(s.sessionId);
-        assert.ok(model.requests.some((r) => r.scripted && r.step === 1), "the session ran");
-        const recorded = (await ctx.world.touches()).filter((x) => x.session_id === s.sessionId);
-        assert.deepEqual(recorded, [], "no hook ran");
-      } finally {
-        await Deno.writeTextFile(
-          `${ctx.world.home}/.codex/config.toml`,
-          (await Deno.readTextFile(`${ctx.world.home}/.codex/config.toml`)).replace(
-            model.url,
-            ctx.model.url,
-          ),
-        );
-        await model.close();
-      }
+      const s = await sideSession(ctx);
+      const recorded = (await ctx.world.touches()).filter((x) => x.session_id === s.sessionId);
+      assert.deepEqual(recorded, [], "no hook ran");
     },
+  },
+  extra: async (t, ctx) => {
+    if (ctx.variant.via !== "plugin") return;
+    // Codex trusts a plugin's hooks by a fingerprint of every file in its folder: a hook bundle
+    // built there would make the next sessions skip them all as "modified".
+    await t.step(
+      "once the plugin's hook bundle is built, the next session still runs rgraph's hooks",
+      async () => {
+        const manifest =
+          `${ctx.world.home}/.local/share/rgraph/hook-bundle/codex-plugin/manifest.json`;
+        assert.ok(
+          await waitFor(() => Deno.stat(manifest).then(() => true, () => false), (x) => x, 60_000),
+          "the hook bundle was never built",
+        );
+        const s = await sideSession(ctx);
+        const fetched = (await ctx.world.touches()).filter((x) =>
+          x.session_id === s.sessionId && x.provenance === "FETCHED"
+        );
+        assert.equal(fetched.length, 1, "the gh command's Touch");
+      },
+    );
+  },
+  plugin: {
+    steps: STEPS,
+    presentedTool: "mcp__rgraph",
+    install: async (ctx) => {
+      await harnessCommand(ctx, ["plugin", "marketplace", "add", CHECKOUT]);
+      await harnessCommand(ctx, ["plugin", "add", "rgraph@rgraph"]);
+    },
+    uninstall: async (ctx) => {
+      await harnessCommand(ctx, ["plugin", "remove", "rgraph@rgraph"]);
+      await harnessCommand(ctx, ["plugin", "marketplace", "remove", "rgraph"]);
+      // Codex 0.171.0 keeps the trust it recorded for the plugin's hooks (`[hooks.state."rgraph@rgraph:…"]`
+      // tables, which run nothing once the plugin is gone); anything else of rgraph's is left behind.
+      const path = `${ctx.world.home}/.codex/config.toml`;
+      const tables = (await Deno.readTextFile(path)).split(/^(?=\[)/m);
+      const trust = tables.filter((t) => t.startsWith(`[hooks.state."rgraph@rgraph:`));
+      assert.equal(trust.length, 4, "one trust record per hook");
+      // The world's own temp folder is named after rgraph.
+      const rest = tables.filter((t) => !trust.includes(t)).join("").replaceAll(
+        ctx.world.root,
+        "<world>",
+      );
+      assert.doesNotMatch(rest, /\brgraph\b/i, `config.toml after uninstall:\n${rest}`);
+    },
+    // config.toml: checked by uninstall above.
+    harnessFiles: [".codex/plugins", ".codex/hooks.json"],
   },
   session: (ctx, prompt) => exec(ctx, prompt),
   problems: (
