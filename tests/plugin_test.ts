@@ -355,3 +355,35 @@ Deno.test("doctor names the Copilot CLI plugin of a checkout added as a marketpl
     await Deno.remove(user.dir, { recursive: true });
   }
 });
+
+Deno.test("doctor names the Codex plugin in Codex's cache, enabled or not as its config.toml says", async () => {
+  const user = await freshUser();
+  try {
+    // What `codex plugin add rgraph@rgraph` writes: the plugin copied into Codex's cache, and a table.
+    const codexHome = `${user.env.HOME}/.codex`;
+    const root = await pluginCopy(`${codexHome}/plugins/cache/rgraph/rgraph/${project.version}`);
+    const dir = `${user.dir}/project`;
+    await Deno.mkdir(dir);
+    await launcher(root, ["codex", "session-start"], user.env, SESSION_START);
+    const config = (enabled: boolean) =>
+      Deno.writeTextFile(
+        `${codexHome}/config.toml`,
+        `[plugins."rgraph@rgraph"]\nenabled = ${enabled}\n`,
+      );
+    await config(true);
+    // No codex on PATH: doctor says it could not ask Codex about trust, and checks the rest.
+    const on = await runRgraph(["doctor", "--dir", dir], { env: user.env, cwd: dir });
+    assert.match(on.stdout, /codex plugin rgraph@rgraph: enabled \(version 0\.1\.0, user scope/);
+    assert.match(
+      on.stdout,
+      /codex plugin rgraph@rgraph trust: hook trust not checked: codex is not on PATH/,
+    );
+    assert.match(on.stdout, /codex plugin rgraph@rgraph hook probe: exit 0, valid JSON answer/);
+    assert.match(on.stdout, /codex plugin rgraph@rgraph MCP server: .* answers tools\/list/);
+    await config(false);
+    const off = await runRgraph(["doctor", "--dir", dir], { env: user.env, cwd: dir });
+    assert.match(off.stdout, /codex plugin rgraph@rgraph: installed but disabled/);
+  } finally {
+    await Deno.remove(user.dir, { recursive: true });
+  }
+});

@@ -294,8 +294,18 @@ async function pluginChecks(p: PluginInstall, options: DoctorOptions): Promise<C
       warn(label, `enabled, from ${p.root} (not run: outside ${p.harness}'s plugin folder)`, ""),
     ];
   }
+  const trust = p.harness === "codex"
+    ? await trustCheck({
+      harness: p.harness,
+      scope: "user",
+      dir: options.dir,
+      plugin: p.id,
+      label,
+    })
+    : null;
   return [
     ok(label, `enabled (${where})`),
+    ...(trust ? [trust] : []),
     await probe(label, p.harness, pluginArgv(p, "hook"), options, reinstall),
     await mcpCheck(label, p.harness, pluginArgv(p, "serve-mcp"), options, reinstall),
   ];

@@ -9,6 +9,7 @@
  * | claude-code | `~/.claude/plugins/installed_plugins.json` (`plugins["rgraph@<marketplace>"]`) | `enabledPlugins` in `~/.claude/settings.json`, then the project's `.claude/settings.json` |
  * | copilot | `~/.copilot/settings.json`: a local marketplace (`extraKnownMarketplaces[<m>].source.path`, loaded live from that checkout) whose plugin `rgraph@<m>` is recorded | `enabledPlugins["rgraph@<m>"]` in the same file |
  * | opencode | `plugin` entries of `~/.config/opencode/opencode.json[c]` (user), `.opencode/opencode.json[c]` and `opencode.json[c]` (project) naming a folder whose `package.json` is rgraph's | always: OpenCode loads every plugin its config names |
+ * | codex | `$CODEX_HOME/config.toml` (`~/.codex`): a `[plugins."rgraph@<m>"]` table, the plugin copied into `plugins/cache/<m>/rgraph/<version>/` | that table's `enabled` |
  * | gemini | `~/.gemini/extensions/rgraph/` (`.gemini-extension-install.json` names a linked folder) | `~/.gemini/extensions/extension-enablement.json`: the last of `rgraph.overrides` (`[!]<dir>/*`) matching the project |
  *
  * @example
@@ -22,6 +23,7 @@
 
 import type { HarnessId } from "./harnesses.ts";
 import { parseJsonc, toValue } from "./jsonc.ts";
+import { parseToml } from "./toml_edit.ts";
 
 /** rgraph installed as a harness's plugin. */
 export interface PluginInstall {
@@ -79,6 +81,48 @@ function claudeInstalls(home: string, dir: string): PluginInstall[] {
         }]
         : []
     );
+  });
+}
+
+/**
+ * rgraph as a Codex plugin: `codex plugin add rgraph@<m>` records a
+ * `[plugins."rgraph@<m>"]` table in Codex's config and copies the plugin
+ * into its cache, one folder per version.
+ */
+function codexInstalls(home: string): PluginInstall[] {
+  const codexHome = Deno.env.get("CODEX_HOME") || `${home}/.codex`;
+  let plugins: unknown;
+  try {
+    plugins = parseToml(Deno.readTextFileSync(`${codexHome}/config.toml`)).plugins;
+  } catch {
+    return [];
+  }
+  if (typeof plugins !== "object" || plugins === null) return [];
+  return Object.entries(plugins as Json).flatMap(([id, table]) => {
+    if (!id.startsWith("rgraph@")) return [];
+    const market = id.slice("rgraph@".length);
+    const base = `${codexHome}/plugins/cache/${market}/rgraph`;
+    let versions: string[];
+    try {
+      versions = [...Deno.readDirSync(base)].filter((e) => e.isDirectory).map((e) => e.name);
+    } catch {
+      return [];
+    }
+    return versions.flatMap((v) => {
+      const root = `${base}/${v}`;
+      const manifest = readJson(`${root}/.codex-plugin/plugin.json`);
+      if (manifest?.name !== "rgraph") return [];
+      return [{
+        harness: "codex" as const,
+        id,
+        version: String(manifest.version ?? v),
+        scope: "user",
+        root,
+        launcher: `${root}/plugin/rgraph.sh`,
+        enabled: (table as Json | null)?.enabled !== false,
+        managed: true,
+      }];
+    });
   });
 }
 
@@ -211,6 +255,7 @@ export function pluginInstalls(
   if (harness === "gemini") return geminiInstalls(where.home, where.dir);
   if (harness === "opencode") return opencodeInstalls(where.home, where.dir);
   if (harness === "copilot") return copilotInstalls(where.home);
+  if (harness === "codex") return codexInstalls(where.home);
   return [];
 }
 

@@ -40,8 +40,9 @@ export interface TrustTarget {
   scope: Scope;
   /** The project directory (or the home, for user scope). */
   dir: string;
-  /** The hooks file rgraph wrote. */
-  hooksPath: string;
+  /** The hooks file rgraph wrote; for rgraph as a plugin, none and the plugin's id. */
+  hooksPath?: string;
+  plugin?: string;
   /** The check's label, `codex (project)`. */
   label: string;
 }
@@ -95,6 +96,9 @@ export async function trustCheck(t: TrustTarget): Promise<Check | null> {
 interface CodexHook {
   command?: string;
   sourcePath?: string;
+  /** `plugin` for a plugin's hooks, named by `pluginId`. */
+  source?: string;
+  pluginId?: string;
   eventName?: string;
   trustStatus?: string;
 }
@@ -182,6 +186,7 @@ async function codexTrust(t: TrustTarget): Promise<Check> {
   const codexHome = env("CODEX_HOME") ?? `${home()}/.codex`;
   const trustProject = codexProjectFix(codexHome, t.dir);
   const trustHooks = `run codex in ${t.dir}, open /hooks and trust rgraph's hooks`;
+  if (t.plugin !== undefined) return await codexPluginTrust(t, name, trustHooks);
   const codex = which("codex");
   if (codex === null) {
     // Without Codex to ask, only the project's trust can be read; each hook's trust is a hash only
@@ -211,13 +216,41 @@ async function codexTrust(t: TrustTarget): Promise<Check> {
       )
       : fail(name, `Codex lists none of rgraph's hooks in ${t.hooksPath}`, trustHooks);
   }
+  return untrustedCheck(name, ours, trustHooks);
+}
+
+/**
+ * Codex trusts a plugin's hooks as it trusts any others (`/hooks`), by a
+ * fingerprint of every file in the plugin's folder too: a changed plugin shows
+ * `modified`, and Codex skips its hooks silently.
+ */
+async function codexPluginTrust(t: TrustTarget, name: string, fix: string): Promise<Check> {
+  const codex = which("codex");
+  if (codex === null) return ok(name, "hook trust not checked: codex is not on PATH");
+  const listed = await codexHooks(codex, t.dir);
+  if (typeof listed === "string") {
+    return fail(name, `could not ask Codex which hooks it trusts: ${listed}`, fix);
+  }
+  const ours = listed.filter((h) => h.source === "plugin" && h.pluginId === t.plugin);
+  if (ours.length === 0) {
+    return fail(
+      name,
+      `Codex lists none of the ${t.plugin} plugin's hooks`,
+      `reinstall ${t.plugin} in codex`,
+    );
+  }
+  return untrustedCheck(name, ours, fix);
+}
+
+/** ok when Codex trusts every hook in `ours`, else a failure listing each one's status. */
+function untrustedCheck(name: string, ours: CodexHook[], fix: string): Check {
   const untrusted = ours.filter((h) => h.trustStatus !== "trusted");
   return untrusted.length === 0 ? ok(name, `Codex trusts rgraph's ${ours.length} hooks`) : fail(
     name,
     `Codex skips untrusted hooks silently, and rgraph's are not trusted (${
       untrusted.map((h) => `${h.eventName}: ${h.trustStatus}`).join(", ")
     })`,
-    trustHooks,
+    fix,
   );
 }
 
