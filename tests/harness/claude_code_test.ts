@@ -10,22 +10,17 @@
  * `--dangerously-skip-permissions` is refused, so tools are allowed by name.
  */
 
-import { type Ctx, FINAL_TEXT, GH_COMMAND, harnessTests, RESOURCE_ADDRESS } from "./scenario.ts";
-import { ROOT, run } from "./world.ts";
+import {
+  FINAL_TEXT,
+  GH_COMMAND,
+  harnessCommand,
+  harnessTests,
+  RESOURCE_ADDRESS,
+} from "./scenario.ts";
+import { CHECKOUT, run } from "./world.ts";
 
 /** A plugin's MCP tools are `mcp__plugin_<plugin>_<server>__<tool>`. */
 const PLUGIN_TOOL = "mcp__plugin_rgraph_rgraph__resource";
-const CHECKOUT = ROOT.replace(/\/$/, "");
-
-/** Runs `claude ARGS` as the user; throws with its output when it fails. */
-async function claude(ctx: Ctx, args: string[]): Promise<void> {
-  const r = await run([ctx.bin, ...args], {
-    cwd: ctx.world.project,
-    env: ctx.env,
-    timeoutMs: 60_000,
-  });
-  if (r.code !== 0) throw new Error(`claude ${args.join(" ")}: ${r.stdout}${r.stderr}`);
-}
 
 harnessTests({
   name: "claude-code",
@@ -70,12 +65,12 @@ harnessTests({
     ],
     presentedTool: PLUGIN_TOOL,
     install: async (ctx) => {
-      await claude(ctx, ["plugin", "marketplace", "add", CHECKOUT]);
-      await claude(ctx, ["plugin", "install", "rgraph@rgraph"]);
+      await harnessCommand(ctx, ["plugin", "marketplace", "add", CHECKOUT]);
+      await harnessCommand(ctx, ["plugin", "install", "rgraph@rgraph"]);
     },
     uninstall: async (ctx) => {
-      await claude(ctx, ["plugin", "uninstall", "rgraph@rgraph"]);
-      await claude(ctx, ["plugin", "marketplace", "remove", "rgraph"]);
+      await harnessCommand(ctx, ["plugin", "uninstall", "rgraph@rgraph"]);
+      await harnessCommand(ctx, ["plugin", "marketplace", "remove", "rgraph"]);
     },
     harnessFiles: [".claude/settings.json", ".claude/plugins"],
   },

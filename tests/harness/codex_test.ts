@@ -22,9 +22,7 @@ import {
   warningBlocks,
 } from "./scenario.ts";
 import { startModelServer, type Step } from "./model_server.ts";
-import { ROOT, type Run, run, waitFor } from "./world.ts";
-
-const CHECKOUT = ROOT.replace(/\/$/, "");
+import { CHECKOUT, type Run, run, waitFor } from "./world.ts";
 
 /** A JSON-RPC session with `codex app-server` over stdio (newline-delimited JSON). */
 async function appServer(

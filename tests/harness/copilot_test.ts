@@ -24,9 +24,7 @@ import {
   warningBlocks,
 } from "./scenario.ts";
 import { startModelServer, type Step } from "./model_server.ts";
-import { harnessBinDir, ROOT, type Run, run, type World } from "./world.ts";
-
-const CHECKOUT = ROOT.replace(/\/$/, "");
+import { CHECKOUT, harnessBinDir, type Run, run, type World } from "./world.ts";
 
 /**
  * Copilot unpacks its ~235 MB package into ~/.cache/copilot/pkg on first run:

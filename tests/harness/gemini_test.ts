@@ -17,24 +17,13 @@ import {
   type Ctx,
   FINAL_TEXT,
   GH_COMMAND,
+  harnessCommand,
   harnessTests,
   RESOURCE_ADDRESS,
   warningBlocks,
 } from "./scenario.ts";
 import { startModelServer, type Step } from "./model_server.ts";
-import { REPO, ROOT, type Run, run, type TouchJson } from "./world.ts";
-
-const CHECKOUT = ROOT.replace(/\/$/, "");
-
-/** Runs `gemini ARGS` as the user; throws with its output when it fails. */
-async function geminiCommand(ctx: Ctx, args: string[]): Promise<void> {
-  const r = await run([ctx.bin, ...args], {
-    cwd: ctx.world.project,
-    env: ctx.env,
-    timeoutMs: 60_000,
-  });
-  if (r.code !== 0) throw new Error(`gemini ${args.join(" ")}: ${r.stdout}${r.stderr}`);
-}
+import { CHECKOUT, REPO, type Run, run, type TouchJson } from "./world.ts";
 
 /** An issue not in memory that the scripted model reads through the GitHub MCP server. */
 const MCP_ISSUE = 6;
@@ -157,8 +146,8 @@ harnessTests({
     presentedTool: "mcp_rgraph_resource",
     // The extension is plugin/gemini, linked: its commands run the checkout beside it.
     install: (ctx) =>
-      geminiCommand(ctx, ["extensions", "link", `${CHECKOUT}/plugin/gemini`, "--consent"]),
-    uninstall: (ctx) => geminiCommand(ctx, ["extensions", "uninstall", "rgraph"]),
+      harnessCommand(ctx, ["extensions", "link", `${CHECKOUT}/plugin/gemini`, "--consent"]),
+    uninstall: (ctx) => harnessCommand(ctx, ["extensions", "uninstall", "rgraph"]),
     harnessFiles: [".gemini/extensions", ".gemini/settings.json"],
   },
   session: gemini,

@@ -7,10 +7,9 @@
  */
 
 import assert from "node:assert/strict";
-import { harnessBinDir, locate, ROOT, run } from "./world.ts";
+import { CHECKOUT, harnessBinDir, locate, run } from "./world.ts";
 
 const IN_CI = Deno.env.get("CI") === "true";
-const CHECKOUT = ROOT.replace(/\/$/, "");
 
 /** One validator: the harness, its arguments, and what its output must not hold. */
 interface Validator {

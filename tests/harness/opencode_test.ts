@@ -25,9 +25,8 @@ import {
   warningBlocks,
 } from "./scenario.ts";
 import type { Step } from "./model_server.ts";
-import { harnessBinDir, ROOT, run } from "./world.ts";
+import { CHECKOUT, harnessBinDir, run } from "./world.ts";
 
-const CHECKOUT = ROOT.replace(/\/$/, "");
 /** What `opencode plugin` names in the config: the plugin package folder of this checkout. */
 const PACKAGE = `${CHECKOUT}/plugin/opencode`;
 

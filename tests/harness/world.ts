@@ -15,6 +15,8 @@ import { startEmulator } from "../emulator/mod.ts";
 
 /** This checkout (with a trailing slash). */
 export const ROOT = new URL("../../", import.meta.url).pathname;
+/** This checkout, as the harnesses' plugin commands take it (no trailing slash). */
+export const CHECKOUT = ROOT.replace(/\/$/, "");
 /** The checkout's entry point, as `rgraph install` names it. */
 export const MAIN = `${ROOT}main.ts`;
 
