@@ -7,8 +7,8 @@
  * - {@link privateDir} creates a folder 0700, and refuses an existing one
  *   owned by another user or writable by group or others — as ssh refuses
  *   a too-open `~/.ssh` — with the one line that fixes it.
- * - {@link writePrivateFile}, {@link appendPrivateFile} and
- *   {@link openPrivateFile} create files 0600, and open an existing one only
+ * - {@link writePrivateFile}, {@link createPrivateFile}, {@link appendPrivateFile}
+ *   and {@link openPrivateFile} create files 0600, and open an existing one only
  *   when it is a regular file of ours: a symbolic link, a hard link, another
  *   user's file or one group or others may write is refused
  *   ({@link UnsafePathError}) before a byte is written or truncated. An
@@ -427,6 +427,39 @@ export function writePrivateFile(path: string, data: string | Uint8Array): void 
   } catch (e) {
     removeQuietly(tmp);
     throw e;
+  }
+}
+
+/**
+ * Creates `path` holding `data` unless something is there already (a link
+ * included, which is left alone); returns whether it did. The file appears
+ * whole and 0600: written under a fresh name in the same folder, then
+ * hard-linked into place, which fails on any existing name. Of two processes
+ * creating it at once one wins, and neither (nor any reader) ever sees it
+ * empty or half written, as a file made `createNew` and then written could be.
+ *
+ * @example
+ * ```ts
+ * import { createPrivateFile } from "./private_files.ts";
+ * createPrivateFile("/home/me/.config/rgraph/config.toml", "[identity]\n"); // true; false the next time
+ * ```
+ */
+export function createPrivateFile(path: string, data: string | Uint8Array): boolean {
+  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: PRIVATE_FILE_MODE });
+  try {
+    try {
+      writeAll(file, typeof data === "string" ? encoder.encode(data) : data);
+    } finally {
+      file.close();
+    }
+    Deno.linkSync(tmp, path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.AlreadyExists) return false;
+    throw e;
+  } finally {
+    removeQuietly(tmp);
   }
 }
 

@@ -3,6 +3,7 @@ import {
   appendPrivateFile,
   checkPrivateDir,
   checkPrivateFile,
+  createPrivateFile,
   openPrivateFile,
   privateDir,
   UnsafePathError,
@@ -48,11 +49,12 @@ for (const umask of [0o022, 0o002, 0o000]) {
       appendPrivateFile(`${data}/hook.log`, "b\n");
       writePrivateFile(`${data}/hook-config.json`, "{}");
       openPrivateFile(`${data}/sweep.lock`).close();
-      for (const name of ["hook.log", "hook-config.json", "sweep.lock"]) {
+      createPrivateFile(`${data}/config.toml`, "[identity]\n");
+      for (const name of ["hook.log", "hook-config.json", "sweep.lock", "config.toml"]) {
         assert.equal(modeOf(`${data}/${name}`), 0o600, name);
       }
       assert.equal(Deno.readTextFileSync(`${data}/hook.log`), "a\nb\n");
-      assert.equal([...Deno.readDirSync(data)].length, 3, "no temporary file left");
+      assert.equal([...Deno.readDirSync(data)].length, 4, "no temporary file left");
     });
   });
 }
@@ -115,6 +117,22 @@ Deno.test("a planted link is refused: its target is neither written nor truncate
     refused(() => checkPrivateFile(`${dir}/hook.log`));
     assert.equal(Deno.readTextFileSync(victim), "precious\n");
     assert.equal(Deno.lstatSync(`${dir}/hook-config.json`).isSymlink, true, "not replaced");
+  });
+});
+
+Deno.test("createPrivateFile creates a file once: what is there already, a link included, stays as it was", () => {
+  withUmask(0o022, (dir) => {
+    assert.equal(createPrivateFile(`${dir}/config.toml`, "first\n"), true);
+    assert.equal(createPrivateFile(`${dir}/config.toml`, "second\n"), false);
+    assert.equal(Deno.readTextFileSync(`${dir}/config.toml`), "first\n");
+    assert.equal(Deno.lstatSync(`${dir}/config.toml`).nlink, 1, "no second name left");
+    Deno.symlinkSync(`${dir}/nowhere`, `${dir}/dangling.toml`);
+    assert.equal(createPrivateFile(`${dir}/dangling.toml`, "x\n"), false);
+    assert.throws(() => Deno.lstatSync(`${dir}/nowhere`), Deno.errors.NotFound);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
+      "config.toml",
+      "dangling.toml",
+    ]);
   });
 });
 

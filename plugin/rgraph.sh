@@ -6,7 +6,8 @@
 #   rgraph.sh <harness> session-start   session start: first-run work, then the hook
 #   rgraph.sh <harness> hook [ARGS]     any other hook event
 #   rgraph.sh <harness> session-end     the automatic Sweep at a session's end
-#   rgraph.sh <harness> serve-mcp       the MCP server
+#   rgraph.sh <harness> serve-mcp       the MCP server (which writes the first config too:
+#                                       a harness may start it before the session start)
 #
 # Hooks run the bundle `rgraph plugin-start` builds once it exists, else
 # main.ts. Without Deno the session start says so once, in the
@@ -55,7 +56,7 @@ case "$what" in
 session-start) "$deno" run $flags "$root/main.ts" plugin-start --bundle-dir "$bundle_dir" </dev/null >/dev/null 2>&1 ;;
 hook) ;;
 session-end) exec "$deno" run $flags "$root/main.ts" sweep --background ;;
-serve-mcp) exec "$deno" run $flags "$root/main.ts" serve-mcp ;;
+serve-mcp) exec "$deno" run $flags "$root/main.ts" serve-mcp --plugin ;;
 *) exit 0 ;;
 esac
 if [ -f "$bundle" ]; then

@@ -9,6 +9,8 @@
  */
 
 import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BUNDLE_FLAGS, DENO_FLAGS } from "../lib/setup/command.ts";
 import { bashCallPayload, runRgraph } from "./helpers.ts";
 import project from "../deno.json" with { type: "json" };
@@ -160,6 +162,55 @@ Deno.test("a plugin's first session writes the config with the login name, answe
       touches.stderr,
     );
   } finally {
+    await Deno.remove(user.dir, { recursive: true });
+  }
+});
+
+Deno.test("a new user's plugin MCP servers, started before any session start (as Codex does), write the first config and answer resource", async () => {
+  const user = await freshUser();
+  const clients: Client[] = [];
+  try {
+    const root = await pluginCopy(`${user.dir}/plugin-root`);
+    // Two at once (two harness windows opening): both write the first config, one stands.
+    const answers = await Promise.all([1, 2].map(async (n) => {
+      const client = new Client({ name: "claude-code", version: "1" });
+      clients.push(client);
+      await client.connect(
+        new StdioClientTransport({
+          command: "/bin/sh",
+          args: [`${root}/plugin/rgraph.sh`, "claude-code", "serve-mcp"],
+          env: user.env,
+          cwd: user.dir,
+          stderr: "pipe",
+        }),
+      );
+      const tools = (await client.listTools()).tools.map((t: { name: string }) => t.name);
+      const r = await client.callTool({
+        name: "resource",
+        arguments: { address: `denoland/deno#${n}` },
+      });
+      return { tools, text: (r.content as { text: string }[])[0].text };
+    }));
+    for (const [i, a] of answers.entries()) {
+      assert.deepEqual(a.tools, ["resource"]);
+      assert.match(a.text, new RegExp(`^rgraph: miss github:denoland/deno#${i + 1} `));
+    }
+    const dir = `${user.env.HOME}/.config/rgraph`;
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["config.toml"]);
+    const text = await Deno.readTextFile(`${dir}/config.toml`);
+    assert.deepEqual(text.match(/^user_id = .*$/gm), ['user_id = "bob"'], text);
+    assert.equal((await Deno.stat(`${dir}/config.toml`)).mode! & 0o777, 0o600);
+    // Each answer is the user's Cache Read, as the config names the user.
+    const touches = await runRgraph(["touches", "--json"], { env: user.env });
+    assert.deepEqual(
+      JSON.parse(touches.stdout).map((t: { address: string; status: string }) =>
+        `${t.address} ${t.status}`
+      ).sort(),
+      ["github:denoland/deno#1 served", "github:denoland/deno#2 served"],
+      touches.stderr,
+    );
+  } finally {
+    for (const client of clients) await client.close();
     await Deno.remove(user.dir, { recursive: true });
   }
 });

@@ -16,7 +16,7 @@ import { userInfo } from "node:os";
 import pluginSource from "./opencode_plugin.js" with { type: "text" };
 import { configPath, loadConfig } from "../config.ts";
 import { UserError } from "../errors.ts";
-import { UnsafePathError } from "../private_files.ts";
+import { createPrivateFile, UnsafePathError } from "../private_files.ts";
 import { type HookBundleRef, type Invocation, invocation } from "./command.ts";
 import {
   buildHookBundle,
@@ -341,20 +341,18 @@ function configChange(ctx: Pick<Context, "env" | "home">): { change?: Change; no
 /**
  * A plugin's first run: writes rgraph's config, with the login name as
  * identity, when there is none (what `rgraph install` writes); returns its
- * path, or null when nothing was written.
+ * path, or null when there was one already. Both the plugin's session start
+ * (`rgraph plugin-start`) and its MCP server (`rgraph serve-mcp --plugin`)
+ * call it, whichever the harness starts first.
  */
 export async function writeFirstConfig(): Promise<string | null> {
   const env = envOf();
   const { change } = configChange({ env, home: env.HOME ?? "/" });
   if (!change || change.before !== null || change.after === null) return null;
   await Deno.mkdir(dirname(change.path), { recursive: true, mode: 0o700 });
-  // createNew: a session starting at the same moment may have written it first; that one stands.
-  await Deno.writeTextFile(change.path, change.after, { mode: 0o600, createNew: true }).catch(
-    (e) => {
-      if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
-    },
-  );
-  return change.path;
+  // A plugin's session start and its MCP server (or a second session) race to write it: the first
+  // one stands, and the other never reads it half written.
+  return createPrivateFile(change.path, change.after) ? change.path : null;
 }
 
 /** The store path to write into the config (`~/…` under the home), as the default resolves it here. */

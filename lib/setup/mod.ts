@@ -37,6 +37,7 @@ export {
   type PlanOptions,
   relative,
   type Scope,
+  writeFirstConfig,
 } from "./install.ts";
 export { DENO_FLAGS } from "./command.ts";
 export { pluginBuild, pluginBundleDir, pluginStart } from "./plugin.ts";

@@ -3,7 +3,9 @@
  * extension, OpenCode): the first-run work a plugin session does, so a
  * plugin install needs nothing typed after it. `plugin/rgraph.sh` runs
  * `rgraph plugin-start` at every session start: it writes the config when
- * there is none (identity from the login name, as `rgraph install` does),
+ * there is none (identity from the login name, as `rgraph install` does; the
+ * plugin's `rgraph serve-mcp --plugin` does too, since a harness may start its
+ * MCP server first),
  * and when the plugin's hook bundle is missing or stale it starts
  * `rgraph plugin-start --build` in a process of its own, which builds it
  * and fills the Deno caches; the session does not wait for either.

@@ -30,6 +30,12 @@ harnessTests({
     { variant: "RGRAPH_CONFIG", label: "config named by RGRAPH_CONFIG" },
     { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
     { variant: "default", label: "through its plugin (claude plugin install)", via: "plugin" },
+    {
+      variant: "default",
+      label: "a new user's first session through its plugin (no rgraph config yet)",
+      via: "plugin",
+      firstRun: true,
+    },
   ],
   steps: [
     { tool: "Bash", args: { command: GH_COMMAND, description: "Read issue 5 with its comments" } },

@@ -234,6 +234,12 @@ harnessTests({
       label: "through its plugin (codex plugin marketplace add, plugin add)",
       via: "plugin",
     },
+    {
+      variant: "default",
+      label: "a new user's first session through its plugin (no rgraph config yet)",
+      via: "plugin",
+      firstRun: true,
+    },
   ],
   steps: STEPS,
   shellStep: 0,

@@ -77,6 +77,12 @@ harnessTests({
       label: "through its plugin (copilot plugin marketplace add, plugin install)",
       via: "plugin",
     },
+    {
+      variant: "default",
+      label: "a new user's first session through its plugin (no rgraph config yet)",
+      via: "plugin",
+      firstRun: true,
+    },
   ],
   steps: STEPS,
   shellStep: 0,

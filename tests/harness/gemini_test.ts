@@ -80,6 +80,12 @@ harnessTests({
       label: "through its extension (gemini extensions link)",
       via: "plugin",
     },
+    {
+      variant: "default",
+      label: "a new user's first session through its plugin (no rgraph config yet)",
+      via: "plugin",
+      firstRun: true,
+    },
   ],
   steps: STEPS,
   shellStep: 0,

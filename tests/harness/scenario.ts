@@ -78,6 +78,12 @@ export interface VariantSpec {
    * this checkout ({@link HarnessSpec.plugin}) instead of `rgraph install`.
    */
   via?: "plugin";
+  /**
+   * A new user (with `via: "plugin"`): the world's config is taken away before the first session,
+   * so the plugin writes it (identity from the login name) while the harness starts its hooks and
+   * MCP server; memory stays the world's, seeded before.
+   */
+  firstRun?: true;
 }
 
 /** rgraph as the harness's plugin, installed from this checkout as a user installs it. */
@@ -356,6 +362,7 @@ async function scenario(
   // Each assertion is a step: a failed step fails the test, the next steps still run, so one run
   // lists every gap.
   try {
+    if (variant.firstRun) await Deno.remove(world.configPath);
     if (variant.via === "plugin") await spec.plugin!.install(ctx);
     else {
       const install = await world.rgraph(["install", spec.name, "--scope", "project"]);
@@ -411,9 +418,12 @@ async function scenario(
     }
 
     if (spec.trust) await spec.trust(ctx);
-    const doctor = await world.rgraph(["doctor", "--dir", world.project]);
+    const askDoctor = () => world.rgraph(["doctor", "--dir", world.project]);
+    // A new user has no config until the session writes it: doctor is asked after that session.
+    const before = variant.firstRun ? null : await askDoctor();
 
     const session = await spec.session(ctx, PROMPT);
+    const doctor = before ?? await askDoctor();
     const { sessionId } = session;
     const shellId = spec.callIds ? callIdOf(model, spec.shellStep) : null;
     const resourceId = spec.callIds ? callIdOf(model, spec.resourceStep) : null;
@@ -440,6 +450,15 @@ async function scenario(
       await Deno.writeTextFile(`${world.root}/stdout.txt`, session.run.stdout);
       await Deno.writeTextFile(`${world.root}/stderr.txt`, session.run.stderr);
       console.log(`kept ${world.root}`);
+    }
+
+    if (variant.firstRun) {
+      // issue 20: the plugin's first session writes the config, as rgraph install does.
+      await t.step("the first session wrote the config: 0600, user_id the login name", async () => {
+        const text = await Deno.readTextFile(world.configPath);
+        assert.match(text, new RegExp(`^user_id = "${world.env.USER}"$`, "m"), text);
+        assert.equal((await Deno.stat(world.configPath)).mode! & 0o777, 0o600);
+      });
     }
 
     await t.step("the session ran to the end of its script", () => {
