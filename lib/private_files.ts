@@ -415,14 +415,8 @@ export function appendPrivateFile(path: string, text: string): void {
  */
 export function writePrivateFile(path: string, data: string | Uint8Array): void {
   checkExistingFile(path);
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: PRIVATE_FILE_MODE });
+  const tmp = writeAside(path, data);
   try {
-    try {
-      writeAll(file, typeof data === "string" ? encoder.encode(data) : data);
-    } finally {
-      file.close();
-    }
     Deno.renameSync(tmp, path);
   } catch (e) {
     removeQuietly(tmp);
@@ -445,14 +439,8 @@ export function writePrivateFile(path: string, data: string | Uint8Array): void 
  * ```
  */
 export function createPrivateFile(path: string, data: string | Uint8Array): boolean {
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: PRIVATE_FILE_MODE });
+  const tmp = writeAside(path, data);
   try {
-    try {
-      writeAll(file, typeof data === "string" ? encoder.encode(data) : data);
-    } finally {
-      file.close();
-    }
     Deno.linkSync(tmp, path);
     return true;
   } catch (e) {
@@ -461,6 +449,25 @@ export function createPrivateFile(path: string, data: string | Uint8Array): bool
   } finally {
     removeQuietly(tmp);
   }
+}
+
+/**
+ * Writes `data` 0600 to a fresh name beside `path` (in the same folder, so it
+ * can be renamed or linked into place) and returns that name; removed again
+ * when writing fails.
+ */
+function writeAside(path: string, data: string | Uint8Array): string {
+  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: PRIVATE_FILE_MODE });
+  try {
+    writeAll(file, typeof data === "string" ? encoder.encode(data) : data);
+  } catch (e) {
+    file.close();
+    removeQuietly(tmp);
+    throw e;
+  }
+  file.close();
+  return tmp;
 }
 
 function removeQuietly(path: string): void {
