@@ -12,6 +12,7 @@
 
 import {
   FINAL_TEXT,
+  FIRST_PLUGIN_SESSION,
   GH_COMMAND,
   harnessCommand,
   harnessTests,
@@ -30,12 +31,7 @@ harnessTests({
     { variant: "RGRAPH_CONFIG", label: "config named by RGRAPH_CONFIG" },
     { variant: "XDG_DATA_HOME", label: "XDG_DATA_HOME set" },
     { variant: "default", label: "through its plugin (claude plugin install)", via: "plugin" },
-    {
-      variant: "default",
-      label: "a new user's first session through its plugin (no rgraph config yet)",
-      via: "plugin",
-      firstRun: true,
-    },
+    FIRST_PLUGIN_SESSION,
   ],
   steps: [
     { tool: "Bash", args: { command: GH_COMMAND, description: "Read issue 5 with its comments" } },

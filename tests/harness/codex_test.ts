@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import {
   type Ctx,
   FINAL_TEXT,
+  FIRST_PLUGIN_SESSION,
   GH_COMMAND,
   harnessCommand,
   harnessTests,
@@ -234,12 +235,7 @@ harnessTests({
       label: "through its plugin (codex plugin marketplace add, plugin add)",
       via: "plugin",
     },
-    {
-      variant: "default",
-      label: "a new user's first session through its plugin (no rgraph config yet)",
-      via: "plugin",
-      firstRun: true,
-    },
+    FIRST_PLUGIN_SESSION,
   ],
   steps: STEPS,
   shellStep: 0,

@@ -86,6 +86,14 @@ export interface VariantSpec {
   firstRun?: true;
 }
 
+/** A new user's first plugin session: the same in every suite that has a plugin. */
+export const FIRST_PLUGIN_SESSION: VariantSpec = {
+  variant: "default",
+  label: "a new user's first session through its plugin (no rgraph config yet)",
+  via: "plugin",
+  firstRun: true,
+};
+
 /** rgraph as the harness's plugin, installed from this checkout as a user installs it. */
 export interface PluginSpec {
   /** The scripted turns, with rgraph's tool named as the harness presents a plugin's. */
