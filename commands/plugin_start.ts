@@ -20,7 +20,7 @@ export async function main(args: string[]): Promise<number> {
   const dir = at >= 0 && args[at + 1] ? args[at + 1] : pluginBundleDir(root);
   try {
     if (args.includes("--build")) await pluginBuild(root, dir);
-    else await pluginStart(root, dir);
+    else pluginStart(root, dir);
   } catch (e) {
     logHookProblem(defaultDataDir(), "plugin", e);
   }

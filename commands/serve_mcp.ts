@@ -39,7 +39,7 @@ export async function main(args: string[]): Promise<number> {
   // session; so it writes it the same way, and whichever comes first stands.
   if (parsed.values.plugin) {
     const { writeFirstConfig } = await import("../lib/setup/mod.ts");
-    await writeFirstConfig();
+    writeFirstConfig();
   }
   // Background Sweeps start this same rgraph again, in processes of their own.
   const rgraph = invocation({

@@ -16,7 +16,7 @@ import { userInfo } from "node:os";
 import pluginSource from "./opencode_plugin.js" with { type: "text" };
 import { configPath, loadConfig } from "../config.ts";
 import { UserError } from "../errors.ts";
-import { createPrivateFile, UnsafePathError } from "../private_files.ts";
+import { createPrivateFile, privateDir, UnsafePathError } from "../private_files.ts";
 import { type HookBundleRef, type Invocation, invocation } from "./command.ts";
 import {
   buildHookBundle,
@@ -345,11 +345,11 @@ function configChange(ctx: Pick<Context, "env" | "home">): { change?: Change; no
  * (`rgraph plugin-start`) and its MCP server (`rgraph serve-mcp --plugin`)
  * call it, whichever the harness starts first.
  */
-export async function writeFirstConfig(): Promise<string | null> {
+export function writeFirstConfig(): string | null {
   const env = envOf();
   const { change } = configChange({ env, home: env.HOME ?? "/" });
   if (!change || change.before !== null || change.after === null) return null;
-  await Deno.mkdir(dirname(change.path), { recursive: true, mode: 0o700 });
+  privateDir(dirname(change.path));
   // A plugin's session start and its MCP server (or a second session) race to write it: the first
   // one stands, and the other never reads it half written.
   return createPrivateFile(change.path, change.after) ? change.path : null;
@@ -493,7 +493,10 @@ export async function applyPlan(plan: Plan): Promise<string[]> {
       await pruneEmpty(dir, plan.root);
       continue;
     }
-    await Deno.mkdir(dir, { recursive: true });
+    // rgraph's config folder (and any parent it makes) is its owner's alone, whatever the umask: a
+    // folder group may write lets another user swap the config; harness folders take the umask's.
+    if (c.what.includes("config")) privateDir(dir);
+    else await Deno.mkdir(dir, { recursive: true });
     // A symlinked config (dotfiles) keeps its link: the file it points at is replaced.
     const path = c.before === null ? c.path : await Deno.realPath(c.path);
     const tmp = `${path}.rgraph-${Deno.pid}.tmp`;

@@ -55,8 +55,8 @@ function normalArgv(root: string): string[] {
  * The session-start work: the config when there is none, then the build of
  * the bundle in `dir` started in the background when it is needed.
  */
-export async function pluginStart(root: string, dir: string): Promise<void> {
-  await writeFirstConfig();
+export function pluginStart(root: string, dir: string): void {
+  writeFirstConfig();
   if (!bundleReady(dir)) {
     const [command, ...args] = normalArgv(root);
     new Deno.Command(command, {

@@ -13,7 +13,7 @@
 
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { bashCallPayload, type Sandbox, sandbox } from "../helpers.ts";
+import { bashCallPayload, runRgraph, type Sandbox, sandbox } from "../helpers.ts";
 import { RACY_MS } from "../../lib/capture/hook_config.ts";
 import { startEmulator } from "../emulator/mod.ts";
 import { FACTS } from "../emulator/facts.ts";
@@ -173,6 +173,40 @@ for (const umask of [0o022, 0o002]) {
       Deno.umask(before);
       await sb.cleanup();
       await gh.close();
+    }
+  });
+}
+
+for (const umask of [0o022, 0o002]) {
+  Deno.test(`umask ${octal(umask)}: a user without a config gets a config folder of their own from install and from a plugin's first session`, async () => {
+    const before = Deno.umask(umask);
+    const dir = await Deno.makeTempDir({ prefix: "rgraph-modes-" });
+    try {
+      const deno = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+      const bin = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
+      // The plugin's MCP server writes the first config when it starts before the session start.
+      const runs = { install: ["install", "claude-code"], plugin: ["serve-mcp", "--plugin"] };
+      for (const [who, args] of Object.entries(runs)) {
+        const home = `${dir}/${who}`;
+        Deno.mkdirSync(home);
+        const env = { HOME: home, USER: "bob", PATH: `${bin}:/usr/bin:/bin`, DENO_DIR: deno };
+        const r = await runRgraph(args, { env, cwd: home, stdin: "" });
+        assert.equal(r.code, 0, `${who}: ${r.stdout}${r.stderr}`);
+        for (const folder of [".config", ".config/rgraph"]) {
+          assert.equal(
+            octal(Deno.statSync(`${home}/${folder}`).mode! & 0o7777),
+            "0700",
+            `${who}: ~/${folder}`,
+          );
+        }
+        assert.equal(
+          octal(Deno.statSync(`${home}/.config/rgraph/config.toml`).mode! & 0o7777),
+          "0600",
+        );
+      }
+    } finally {
+      Deno.umask(before);
+      await Deno.remove(dir, { recursive: true });
     }
   });
 }
