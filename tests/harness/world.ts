@@ -305,8 +305,9 @@ async function build(root: string, options: WorldOptions): Promise<World> {
     if (seed.code !== 0) throw new Error(`seed hook failed: ${seed.stderr}`);
     const sweep = await rgraph(["sweep", "--json"]);
     if (sweep.code !== 0) throw new Error(`seed sweep failed: ${sweep.stdout}${sweep.stderr}`);
-  } finally {
+  } catch (e) {
     await gh.close();
+    throw e;
   }
 
   const world: World = {
@@ -330,7 +331,11 @@ async function build(root: string, options: WorldOptions): Promise<World> {
           return "";
         }
       }).join(""),
-    cleanup: () => Deno.remove(root, { recursive: true }).catch(() => {}),
+    // GitHub stays up for the world's life: the Sweeps a session's end starts fetch from it.
+    cleanup: async () => {
+      await gh.close();
+      await Deno.remove(root, { recursive: true }).catch(() => {});
+    },
   };
   const seeded = (await world.touches()).filter((t) => t.session_id === "seed-session");
   if (seeded.length !== 2 || seeded.some((t) => t.status !== "resolved")) {
