@@ -8,8 +8,8 @@
 
 import { UserError } from "./lib/errors.ts";
 import { clipLine, neutralizeLine } from "./lib/untrusted.ts";
-import { defaultDataDir, privateDataDir, takeConfigOption } from "./lib/config_path.ts";
-import { appendPrivateFile } from "./lib/private_files.ts";
+import { defaultDataDir, privateDataDir, takeConfigOption } from "./lib/config/paths/mod.ts";
+import { appendPrivateFile } from "./lib/host/mod.ts";
 
 /** What every command module exports. */
 export type CommandMain = (args: string[]) => Promise<number>;

@@ -18,7 +18,7 @@
  */
 
 export type * from "./lib/types.ts";
-export { type Config, ConfigError, configPath, loadConfig } from "./lib/config.ts";
+export { type Config, ConfigError, configPath, loadConfig } from "./lib/config/mod.ts";
 export { UsageError, UserError } from "./lib/errors.ts";
 export {
   addressesFromPrompt,

@@ -2,13 +2,13 @@
  * `rgraph doctor [--json] [--online] [--dir PATH] [--command CMD]`: checks the
  * setup, one line per check with a fix for each failure; exits 1 when any
  * check fails. It runs only the hook and server commands it can prove are
- * rgraph's own (see `lib/setup/own.ts`).
+ * rgraph's own (see `lib/install/own.ts`).
  *
  * @module
  */
 
 import { parseCommand } from "../lib/cli.ts";
-import { formatChecks, runChecks } from "../lib/setup/mod.ts";
+import { formatChecks, runChecks } from "../lib/doctor/mod.ts";
 import { terminalJson } from "../lib/untrusted.ts";
 
 const SPEC = {

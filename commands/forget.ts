@@ -2,16 +2,16 @@
  * `rgraph forget`: deletes the asking user's own Touches that the flags
  * select — from the embedded store, or from the hooks' outbox and the shared
  * graph store — with their memory-read notes and the log lines naming what
- * went (see `lib/setup/forget.ts`). Resources stay. Refuses without an
+ * went (see `lib/user_data/forget.ts`). Resources stay. Refuses without an
  * identity (fail closed).
  *
  * @module
  */
 
 import { dateFlag, noArguments, parseCommand } from "../lib/cli.ts";
-import { loadConfig, requireUserId } from "../lib/config.ts";
+import { loadConfig, requireUserId } from "../lib/config/mod.ts";
 import { UsageError } from "../lib/errors.ts";
-import { forget, forgetJson, formatForget } from "../lib/setup/mod.ts";
+import { forget, forgetJson, formatForget } from "../lib/user_data/mod.ts";
 import { notAnAddress, parseAsked } from "../lib/serve/mod.ts";
 import type { ForgetQuery } from "../lib/store/mod.ts";
 import { terminalJson } from "../lib/untrusted.ts";

@@ -18,7 +18,7 @@
  * @module
  */
 
-import { defaultDataDir, takeConfigOption } from "../lib/config_path.ts";
+import { defaultDataDir, takeConfigOption } from "../lib/config/paths/mod.ts";
 import { HARNESS_NAMES, logHookProblem, runHook } from "../lib/capture/mod.ts";
 
 const USAGE = `rgraph hook <${HARNESS_NAMES.join("|")}> [--event NAME] [--plugin]`;

@@ -21,7 +21,7 @@ import {
   readBundleManifest,
   useConfigParser,
 } from "../lib/capture/mod.ts";
-import { defaultDataDir } from "../lib/config_path.ts";
+import { defaultDataDir } from "../lib/config/paths/mod.ts";
 import { revokeNetwork, standalone } from "./hook.ts";
 
 /** Hands the call to the normal command; 0 whatever it does (a hook always exits 0). */
@@ -42,7 +42,7 @@ async function fallBack(argv: string[]): Promise<number> {
 /** Runs the bundled hook, or the normal one when the bundle is stale. */
 async function bundled(): Promise<number> {
   revokeNetwork();
-  const manifest = readBundleManifest(decodeURIComponent(new URL(".", import.meta.url).pathname));
+  const manifest = readBundleManifest(decodeURIComponent(new URL("./", import.meta.url).pathname));
   if (manifest !== null && !bundleIsCurrent(manifest)) return await fallBack(manifest.fallback);
   try {
     Deno.permissions.revokeSync({ name: "run" });
@@ -51,7 +51,7 @@ async function bundled(): Promise<number> {
   }
   // A literal import, so the bundler puts config.ts and its TOML parser in a chunk of their own,
   // loaded only when the config file changed.
-  useConfigParser(() => import("../lib/config.ts"));
+  useConfigParser(() => import("../lib/config/mod.ts"));
   return await standalone(Deno.args);
 }
 

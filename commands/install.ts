@@ -1,6 +1,6 @@
 /**
  * `rgraph install <harness>`: wires rgraph's hooks and MCP server into one
- * harness's configuration (see `lib/setup/`). `rgraph uninstall` shares this
+ * harness's configuration (see `lib/install/`). `rgraph uninstall` shares this
  * module's flags and report.
  *
  * @module
@@ -16,7 +16,7 @@ import {
   type Plan,
   planDiff,
   relative,
-} from "../lib/setup/mod.ts";
+} from "../lib/install/mod.ts";
 
 function spec(action: Plan["action"]) {
   return {

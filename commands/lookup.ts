@@ -9,7 +9,7 @@
  */
 
 import { parseCommand, positiveInt } from "../lib/cli.ts";
-import { loadConfig, requireUserId } from "../lib/config.ts";
+import { loadConfig, requireUserId } from "../lib/config/mod.ts";
 import { UsageError } from "../lib/errors.ts";
 import { answer, notAnAddress, parseAsked } from "../lib/serve/mod.ts";
 import { openStore } from "../lib/store/mod.ts";

@@ -14,7 +14,7 @@
  */
 
 import { parseCommand } from "../lib/cli.ts";
-import { loadConfig, requireUserId } from "../lib/config.ts";
+import { loadConfig, requireUserId } from "../lib/config/mod.ts";
 import { UsageError, UserError } from "../lib/errors.ts";
 import { hasCredentials, migrateToGraph, printableUrl } from "../lib/store/mod.ts";
 

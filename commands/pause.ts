@@ -7,7 +7,7 @@
  */
 
 import { noArguments, parseCommand } from "../lib/cli.ts";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig } from "../lib/config/mod.ts";
 import { UsageError } from "../lib/errors.ts";
 import { parseDuration } from "../lib/time.ts";
 import { pauseCapture, pauseLine, pauseState } from "../lib/capture/mod.ts";

@@ -9,13 +9,13 @@
  * @module
  */
 
-import { defaultDataDir } from "../lib/config_path.ts";
+import { defaultDataDir } from "../lib/config/paths/mod.ts";
 import { logHookProblem } from "../lib/capture/mod.ts";
-import { pluginBuild, pluginBundleDir, pluginStart } from "../lib/setup/mod.ts";
+import { pluginBuild, pluginBundleDir, pluginStart } from "../lib/install/mod.ts";
 
 /** Runs `rgraph plugin-start ARGS`; always 0. */
 export async function main(args: string[]): Promise<number> {
-  const root = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
+  const root = decodeURIComponent(new URL("../", import.meta.url).pathname).replace(/\/$/, "");
   const at = args.indexOf("--bundle-dir");
   const dir = at >= 0 && args[at + 1] ? args[at + 1] : pluginBundleDir(root);
   try {

@@ -5,7 +5,7 @@
  */
 
 import { noArguments, parseCommand } from "../lib/cli.ts";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig } from "../lib/config/mod.ts";
 import { resumeCapture } from "../lib/capture/mod.ts";
 
 const SPEC = {

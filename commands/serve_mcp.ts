@@ -10,7 +10,7 @@
  */
 
 import { parseCommand } from "../lib/cli.ts";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig } from "../lib/config/mod.ts";
 import { UsageError } from "../lib/errors.ts";
 import { serveMcp } from "../lib/serve/mod.ts";
 import { invocation } from "../lib/invocation.ts";
@@ -38,7 +38,7 @@ export async function main(args: string[]): Promise<number> {
   // writes the first config (Codex does), and a server without an identity offers no tool that whole
   // session; so it writes it the same way, and whichever comes first stands.
   if (parsed.values.plugin) {
-    const { writeFirstConfig } = await import("../lib/setup/mod.ts");
+    const { writeFirstConfig } = await import("../lib/install/mod.ts");
     writeFirstConfig();
   }
   // Background Sweeps start this same rgraph again, in processes of their own.

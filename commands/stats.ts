@@ -1,14 +1,14 @@
 /**
  * `rgraph stats [--json] [--since DATE]`: what memory saved the asking user
- * (see `lib/setup/stats.ts`). Refuses without an identity: Touches are
+ * (see `lib/user_data/stats.ts`). Refuses without an identity: Touches are
  * private and counted per user.
  *
  * @module
  */
 
 import { dateFlag, parseCommand } from "../lib/cli.ts";
-import { loadConfig, requireUserId } from "../lib/config.ts";
-import { formatStats, statsReport } from "../lib/setup/mod.ts";
+import { loadConfig, requireUserId } from "../lib/config/mod.ts";
+import { formatStats, statsReport } from "../lib/user_data/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { terminalJson } from "../lib/untrusted.ts";
 

@@ -7,7 +7,7 @@
  */
 
 import { parseCommand } from "../lib/cli.ts";
-import { loadConfig, requireUserId } from "../lib/config.ts";
+import { loadConfig, requireUserId } from "../lib/config/mod.ts";
 import { UsageError } from "../lib/errors.ts";
 import { formatStatus, readStatus } from "../lib/sweep/mod.ts";
 import { terminalJson } from "../lib/untrusted.ts";

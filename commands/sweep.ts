@@ -17,7 +17,7 @@
 // What `--background` needs is imported here; the config parser and the GitHub client
 // load only for a Sweep in this process, so a harness's session end returns at once.
 import { parseCommand, positiveInt } from "../lib/cli.ts";
-import { configPath, defaultDataDir } from "../lib/config_path.ts";
+import { configPath, defaultDataDir } from "../lib/config/paths/mod.ts";
 import { firstLine, UsageError, UserError } from "../lib/errors.ts";
 import { invocation } from "../lib/invocation.ts";
 import {
@@ -113,7 +113,7 @@ export async function main(args: string[]): Promise<number> {
   }
   const limit = positiveInt("sweep", "limit", parsed.values.limit);
   const lease = positiveInt("sweep", "lease", parsed.values.lease) ?? 120;
-  const { loadConfig } = await import("../lib/config.ts");
+  const { loadConfig } = await import("../lib/config/mod.ts");
   const config = loadConfig();
   const tty = Deno.stderr.isTerminal() && !parsed.values.auto;
   const encoder = new TextEncoder();

@@ -13,10 +13,10 @@
  */
 
 import { dateFlag, noArguments, parseCommand, positiveInt } from "../lib/cli.ts";
-import { loadConfig, requireUserId } from "../lib/config.ts";
+import { loadConfig, requireUserId } from "../lib/config/mod.ts";
 import { UsageError } from "../lib/errors.ts";
 import { openStore } from "../lib/store/mod.ts";
-import { TouchJsonPages, TouchTablePages } from "../lib/setup/mod.ts";
+import { TouchJsonPages, TouchTablePages } from "../lib/user_data/mod.ts";
 import { pauseLine, pauseState } from "../lib/capture/mod.ts";
 
 /** How many Touches the table shows when not told: a screenful or two, the newest. */

@@ -1,6 +1,6 @@
 /**
  * `rgraph uninstall <harness>`: removes exactly what `rgraph install` added
- * (see `lib/setup/`); flags and report are install's.
+ * (see `lib/install/`); flags and report are install's.
  *
  * @module
  */

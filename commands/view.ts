@@ -9,7 +9,7 @@
  */
 
 import { noArguments, parseCommand } from "../lib/cli.ts";
-import { loadConfig, requireUserId } from "../lib/config.ts";
+import { loadConfig, requireUserId } from "../lib/config/mod.ts";
 import { UsageError } from "../lib/errors.ts";
 import { openStore } from "../lib/store/mod.ts";
 import { DEFAULT_PORT, loadAssets, openInBrowser, startView, ViewData } from "../lib/view/mod.ts";

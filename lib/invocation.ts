@@ -1,6 +1,6 @@
 /**
  * The command line that starts rgraph, from wherever it runs: what a harness
- * config names (`lib/setup/`), and what rgraph runs to start itself again
+ * config names (`lib/install/`), and what rgraph runs to start itself again
  * (the background Sweeps of `serve-mcp` and of the session-end command). A
  * module of its own, depending on nothing, so the commands that start
  * Sweeps load none of setup.

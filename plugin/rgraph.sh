@@ -12,7 +12,7 @@
 # Hooks run the bundle `rgraph plugin-start` builds once it exists, else
 # main.ts. Without Deno the session start says so once, in the
 # harness's own output, and everything else does nothing. The flags mirror
-# DENO_FLAGS and BUNDLE_FLAGS (lib/setup/command.ts; tests/plugin_test.ts
+# DENO_FLAGS and BUNDLE_FLAGS (lib/install/command.ts; tests/plugin_test.ts
 # keeps them equal).
 harness=$1
 what=$2

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { DENO_FLAGS } from "../lib/setup/mod.ts";
+import { DENO_FLAGS } from "../lib/install/mod.ts";
 
 /** Whether anything exists at a path (a marker file, a pause file). */
-export { exists } from "../lib/setup/install.ts";
+export { exists } from "../lib/install/install.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;

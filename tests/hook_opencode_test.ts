@@ -23,7 +23,7 @@ function adoptEnv(env: Record<string, string>): () => void {
   };
 }
 
-const PLUGIN = new URL("../lib/setup/opencode_plugin.js", import.meta.url);
+const PLUGIN = new URL("../lib/install/opencode_plugin.js", import.meta.url);
 const MARKER = /^const RGRAPH_COMMAND = \["rgraph"\];.*$/m;
 
 /** A copy of the plugin whose command is `command` (as `rgraph install` writes it). */

@@ -1,7 +1,9 @@
 /**
- * The layout's two rules, checked on the real module graph (`deno info`):
- * a folder of `lib/` with a `mod.ts` is entered only through that face (a
- * subfolder may use its parent's modules), and no import runs in a circle.
+ * The layout's rules, checked on the real module graph (`deno info`): a
+ * folder of `lib/` with a `mod.ts` is entered only through that face (a
+ * subfolder may use its parent's modules), no import runs in a circle, each
+ * room imports only the rooms `ROOMS` grants it (docs/ARCHITECTURE.md says
+ * why), and at most eight loose files sit at the top of `lib/`.
  *
  * @module
  */
@@ -107,4 +109,57 @@ Deno.test("no import runs in a circle", () => {
   for (const node of graph.keys()) if (!state.has(node)) visit(node, []);
   assert.deepEqual(circles, []);
   assert.ok(graph.size > 50, "the graph was read");
+});
+
+/**
+ * The rooms of `lib/`, in the order data flows through them, and the rooms each may import
+ * (loose `lib/*.ts` files — types, errors, CLI plumbing, times, hashing, untrusted text — are
+ * everyone's). docs/ARCHITECTURE.md describes the same house in prose.
+ */
+const ROOMS: Record<string, string[]> = {
+  host: [],
+  config: ["host"],
+  address: [],
+  capture: ["address", "config", "host", "store"],
+  store: ["address", "config", "host"],
+  github: ["address", "host"],
+  sweep: ["address", "capture", "config", "github", "host", "store"],
+  serve: ["address", "capture", "config", "store", "sweep"],
+  view: ["config", "host", "store", "sweep", "user_data"],
+  user_data: ["address", "capture", "config", "host", "serve", "store", "sweep"],
+  install: ["capture", "config", "host"],
+  doctor: ["capture", "config", "host", "install", "store", "sweep"],
+};
+
+/** The room of a module under `lib/`, or null for a loose file (or a module elsewhere). */
+function roomOf(path: string): string | null {
+  return path.match(/^lib\/([^/]+)\//)?.[1] ?? null;
+}
+
+Deno.test("each room imports only the rooms it is granted", () => {
+  const wrong: string[] = [];
+  for (const [from, tos] of graph) {
+    const room = roomOf(from);
+    if (room === null) continue;
+    assert.ok(room in ROOMS, `${from}: lib/${room}/ is a room ROOMS does not name`);
+    for (const to of tos) {
+      const other = roomOf(to);
+      if (other !== null && other !== room && !ROOMS[room].includes(other)) {
+        wrong.push(`${from} -> ${to}`);
+      }
+    }
+  }
+  assert.deepEqual(wrong, []);
+  // The check can fail: capture imports the store (the hook's spool), which is granted.
+  assert.ok([...graph.get("lib/capture/hook.ts") ?? []].some((to) => roomOf(to) === "store"));
+});
+
+Deno.test("every room of lib/ has a mod.ts face, and at most eight files are loose", () => {
+  const rooms = [...Deno.readDirSync(`${ROOT_PATH}lib`)].filter((e) => e.isDirectory).map((e) =>
+    e.name
+  );
+  assert.deepEqual(rooms.sort(), Object.keys(ROOMS).sort());
+  for (const room of rooms) assert.ok(files.includes(`lib/${room}/mod.ts`), `lib/${room}/mod.ts`);
+  const loose = files.filter((f) => /^lib\/[^/]+$/.test(f));
+  assert.ok(loose.length <= 8, `loose files at the top of lib/: ${loose.join(", ")}`);
 });

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BUNDLE_FLAGS, DENO_FLAGS } from "../lib/setup/command.ts";
+import { BUNDLE_FLAGS, DENO_FLAGS } from "../lib/install/command.ts";
 import { bashCallPayload, runRgraph } from "./helpers.ts";
 import project from "../deno.json" with { type: "json" };
 

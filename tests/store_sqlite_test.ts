@@ -17,7 +17,7 @@ import {
 } from "./store_contract.ts";
 import { openEmbeddedStore, referenceKey } from "../lib/store/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
-import { parseConfig } from "../lib/config.ts";
+import { parseConfig } from "../lib/config/load.ts";
 import { migrate, SCHEMA_VERSION } from "../lib/store/sqlite/schema.ts";
 import { listingAddress } from "../lib/address/key.ts";
 import type { Listing } from "../lib/types.ts";

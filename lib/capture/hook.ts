@@ -28,8 +28,8 @@
  */
 
 import type { Address, NewTouch } from "../types.ts";
-import { defaultDataDir, privateDataDir } from "../config_path.ts";
-import { appendPrivateFile } from "../private_files.ts";
+import { defaultDataDir, privateDataDir } from "../config/paths/mod.ts";
+import { appendPrivateFile } from "../host/mod.ts";
 import { addressesFromPrompt, addressesFromToolCall, type ParseContext } from "../address/mod.ts";
 import { type HookConfig, loadHookConfig } from "./hook_config.ts";
 import {

@@ -30,10 +30,10 @@
  * @module
  */
 
-import type * as ConfigModule from "../config.ts";
-import type { Config } from "../config.ts";
-import { configPath, defaultDataDir, privateDataDir } from "../config_path.ts";
-import { checkPrivateDir, writePrivateFile } from "../private_files.ts";
+import type * as ConfigModule from "../config/mod.ts";
+import type { Config } from "../config/mod.ts";
+import { configPath, defaultDataDir, privateDataDir } from "../config/paths/mod.ts";
+import { checkPrivateDir, writePrivateFile } from "../host/mod.ts";
 
 /** What the hook reads from the config: who records, into which store, and what it may record. */
 export type HookConfig = Pick<Config, "file" | "data_dir" | "identity" | "capture"> & {
@@ -61,7 +61,7 @@ type ConfigParser = Pick<typeof ConfigModule, "loadConfig">;
 // Specifier built at run time: a literal one makes Deno resolve the npm
 // package while loading the hook's module graph, which is the cost avoided.
 let configParser = (): Promise<ConfigParser> =>
-  import(new URL("../config.ts", import.meta.url).href);
+  import(new URL("../config/load.ts", import.meta.url).href);
 
 /**
  * Where the TOML parser comes from when the config file changed. The hook

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "../config.ts";
+import { ConfigError, loadConfig } from "../config/load.ts";
 import { hookConfigCachePath, loadHookConfig, RACY_MS } from "./hook_config.ts";
 
 /** A hook running once the config file is old enough to be cached. */

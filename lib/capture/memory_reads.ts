@@ -22,7 +22,7 @@
  * @module
  */
 
-import { privateDir, writePrivateFile } from "../private_files.ts";
+import { privateDir, writePrivateFile } from "../host/mod.ts";
 
 /** What the hook knows about one `resource` call. */
 export interface MemoryReadNote {

@@ -19,8 +19,8 @@
  * @module
  */
 
-import { privateDataDir } from "../config_path.ts";
-import { writePrivateFile } from "../private_files.ts";
+import { privateDataDir } from "../config/paths/mod.ts";
+import { writePrivateFile } from "../host/mod.ts";
 
 /** Whether capture is paused now, since when and until when (`null`: until `rgraph resume`). */
 export type PauseState =

@@ -19,8 +19,8 @@
  * @module
  */
 
-import type { CapturePolicy } from "../config.ts";
-import { normalPath } from "../config_path.ts";
+import type { CapturePolicy } from "../config/mod.ts";
+import { normalPath } from "../config/paths/mod.ts";
 import { pauseState } from "./pause.ts";
 
 /** Where a record would come from. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { CapturePolicy } from "../config.ts";
+import type { CapturePolicy } from "../config/load.ts";
 import { exclusion, visiblePrompt } from "./policy.ts";
 
 const NONE: CapturePolicy = {

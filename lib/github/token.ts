@@ -12,7 +12,7 @@
  * @module
  */
 
-import { which } from "../which.ts";
+import { which } from "../host/mod.ts";
 
 /** The `[github]` section of the config. */
 export interface GithubConfig {

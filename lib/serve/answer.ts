@@ -24,7 +24,7 @@ import type {
   Resource,
 } from "../types.ts";
 import type { Store } from "../store/mod.ts";
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import { chooseListing, MAX_ADDRESS_CHARS, memberMatches, parseAddress } from "../address/mod.ts";
 import { terminalJson } from "../untrusted.ts";
 import { readGitRemote } from "../capture/mod.ts";

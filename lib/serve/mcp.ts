@@ -14,7 +14,7 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { type Config, requireUserId } from "../config.ts";
+import { type Config, requireUserId } from "../config/mod.ts";
 import { capturing, claimMemoryRead, HARNESS_NAMES, memoryReadsDir } from "../capture/mod.ts";
 import { openStore, StoreUnavailableError } from "../store/mod.ts";
 import { startBackgroundSweeps } from "../sweep/mod.ts";

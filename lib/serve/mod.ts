@@ -17,7 +17,7 @@
  * @module
  */
 
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import type { ServeOptions } from "./mcp.ts";
 
 export {

@@ -11,7 +11,7 @@
  *
  * @example
  * ```ts
- * import { loadConfig } from "../config.ts";
+ * import { loadConfig } from "../config/mod.ts";
  * import { openStore } from "./mod.ts";
  * const store = await openStore(loadConfig());
  * await store.close();
@@ -19,7 +19,7 @@
  * @module
  */
 
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import type { ForgetCounts, ForgetQuery, Store } from "./contract.ts";
 import type { GraphSync, GraphTarget, MigrateCounts } from "./graph/mod.ts";
 import { drainSpool, openEmbeddedStore } from "./sqlite/mod.ts";

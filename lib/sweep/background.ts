@@ -23,7 +23,7 @@
  * @module
  */
 
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import { firstLine } from "../errors.ts";
 import { drainSpool, openEmbeddedStore, type SqliteStore, type SweepSignal } from "../store/mod.ts";
 import { sweepLockHolder } from "./lock.ts";

@@ -15,8 +15,8 @@
  * @module
  */
 
-import { privateDataDir } from "../config_path.ts";
-import { checkPrivateFile, openPrivateFile } from "../private_files.ts";
+import { privateDataDir } from "../config/paths/mod.ts";
+import { checkPrivateFile, openPrivateFile } from "../host/mod.ts";
 
 /** What started a Sweep. */
 export type SweepTrigger = "auto" | "manual";

@@ -37,7 +37,7 @@
  * @module
  */
 
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import type { Source } from "../github/mod.ts";
 import type { Store } from "../store/mod.ts";
 import type { SourceFactory } from "./run.ts";

@@ -21,8 +21,8 @@
 import type { SweepTrigger } from "./lock.ts";
 import { summaryLine, type SweepSummary } from "./summary.ts";
 import { neutralizeLine } from "../untrusted.ts";
-import { privateDataDir } from "../config_path.ts";
-import { appendPrivateFile, writePrivateFile } from "../private_files.ts";
+import { privateDataDir } from "../config/paths/mod.ts";
+import { appendPrivateFile, writePrivateFile } from "../host/mod.ts";
 
 /** How a Sweep ended. */
 export type SweepOutcome =

@@ -16,9 +16,9 @@
  * @module
  */
 
-import { type Config, requireUserId } from "../config.ts";
+import { type Config, requireUserId } from "../config/mod.ts";
 import { firstLine, UserError } from "../errors.ts";
-import { UnsafePathError } from "../private_files.ts";
+import { UnsafePathError } from "../host/mod.ts";
 import { openSource } from "../github/mod.ts";
 import { openStore } from "../store/mod.ts";
 import { acquireSweepLock, type LockHolder, sweepLockHolder, type SweepTrigger } from "./lock.ts";

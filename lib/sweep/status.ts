@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import { pauseLine, type PauseState, pauseState } from "../capture/mod.ts";
 import { localIndexSync, openStore, type UserStats } from "../store/mod.ts";
 import { ago } from "../time.ts";

@@ -14,8 +14,8 @@
  * @module
  */
 
-import type { Config } from "../config.ts";
-import { formatStats, type StatsReport, statsReport } from "../setup/mod.ts";
+import type { Config } from "../config/mod.ts";
+import { formatStats, type StatsReport, statsReport } from "../user_data/mod.ts";
 import { type MemoryPage, sendOutbox, type Store, type UserStats } from "../store/mod.ts";
 import { formatStatus, statusOf, type StatusReport } from "../sweep/mod.ts";
 import type { Listing, ListingMember, Touch } from "../types.ts";

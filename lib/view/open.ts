@@ -16,7 +16,7 @@
  */
 
 import { firstLine } from "../errors.ts";
-import { privateDir, writePrivateFile } from "../private_files.ts";
+import { privateDir, writePrivateFile } from "../host/mod.ts";
 
 /** What became of asking the browser to open the view. */
 export type Opened = { ok: true; cleanup: () => void } | {

@@ -15,7 +15,7 @@
 
 import type { Edge, ResourceHead } from "../store/mod.ts";
 import type { Resource, Touch } from "../types.ts";
-import { statusText, touchJson } from "../setup/mod.ts";
+import { statusText, touchJson } from "../user_data/mod.ts";
 
 /** One harness session's Touches, in time order. */
 export interface SessionView {

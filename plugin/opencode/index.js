@@ -3,4 +3,4 @@
 // the one `rgraph install opencode` copies, loaded from the checkout, so it runs the checkout's
 // plugin/rgraph.sh (first-run config and hook bundle, then every hook, the Sweep and the MCP
 // server). Only the plugin is exported: OpenCode calls every export as one.
-export { RgraphPlugin } from "../../lib/setup/opencode_plugin.js";
+export { RgraphPlugin } from "../../lib/install/opencode_plugin.js";

@@ -25,7 +25,7 @@
  */
 
 import { configToml, RGRAPH_FLAGS, sandbox } from "../helpers.ts";
-import { BUNDLE_FLAGS } from "../../lib/setup/command.ts";
+import { BUNDLE_FLAGS } from "../../lib/install/command.ts";
 import { openEmbeddedStore } from "../../lib/store/mod.ts";
 import { pauseCapture } from "../../lib/capture/mod.ts";
 import { issue } from "../fixtures_memory.ts";

@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { bashCallPayload, type Sandbox, sandbox } from "../helpers.ts";
-import { bundleDir } from "../../lib/setup/hook_bundle.ts";
+import { bundleDir } from "../../lib/install/hook_bundle.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 

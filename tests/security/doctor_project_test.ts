@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { exists, runRgraph, type Sandbox, sandbox } from "../helpers.ts";
-import { HOOK_EVENTS, SESSION_END_EVENT } from "../../lib/setup/harnesses.ts";
+import { HOOK_EVENTS, SESSION_END_EVENT } from "../../lib/install/harnesses.ts";
 
 const HARNESSES = ["claude-code", "codex", "copilot", "cursor", "gemini", "grok", "opencode"];
 

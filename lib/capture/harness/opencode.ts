@@ -1,5 +1,5 @@
 /**
- * OpenCode has no command hooks; rgraph's plugin (`lib/setup/opencode_plugin.js`, written
+ * OpenCode has no command hooks; rgraph's plugin (`lib/install/opencode_plugin.js`, written
  * as `.opencode/plugins/rgraph.js` by `rgraph install`) runs `rgraph hook opencode`
  * with a payload of rgraph's own design on standard input:
  *

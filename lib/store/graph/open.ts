@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * import { loadConfig } from "../../config.ts";
+ * import { loadConfig } from "../../config/mod.ts";
  * import { openGraphStore } from "./open.ts";
  * const store = await openGraphStore(loadConfig()); // [store] url = "bolt://127.0.0.1:7687"
  * await store.getResource("github:memgraph/memgraph#123");
@@ -16,7 +16,7 @@
  * @module
  */
 
-import type { Config } from "../../config.ts";
+import type { Config } from "../../config/mod.ts";
 import { UserError } from "../../errors.ts";
 import type { Touch } from "../../types.ts";
 import { type ForgetCounts, type ForgetQuery, StoreUnavailableError } from "../contract.ts";

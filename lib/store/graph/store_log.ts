@@ -17,8 +17,8 @@
 
 import type { Skip } from "./decode.ts";
 import { neutralizeLine } from "../../untrusted.ts";
-import { privateDataDir } from "../../config_path.ts";
-import { appendPrivateFile } from "../../private_files.ts";
+import { privateDataDir } from "../../config/paths/mod.ts";
+import { appendPrivateFile } from "../../host/mod.ts";
 
 /** Past this size the log starts afresh (the old one is kept as `store.log.old`). */
 const MAX_BYTES = 1 << 20;

@@ -22,7 +22,7 @@
 
 import type { NewTouch } from "../../types.ts";
 import type { SqliteStore } from "./store.ts";
-import { privateDir, writePrivateFile } from "../../private_files.ts";
+import { privateDir, writePrivateFile } from "../../host/mod.ts";
 
 /** A claim older than this was left by a drain that died: the next drain takes the file back. */
 const STALE_CLAIM_MS = 60_000;

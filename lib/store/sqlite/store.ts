@@ -58,8 +58,8 @@ import type {
   ResourceKind,
   Touch,
 } from "../../types.ts";
-import { privateDataDir } from "../../config_path.ts";
-import { checkPrivateFile, openPrivateFile, UnsafePathError } from "../../private_files.ts";
+import { privateDataDir } from "../../config/paths/mod.ts";
+import { checkPrivateFile, openPrivateFile, UnsafePathError } from "../../host/mod.ts";
 
 /** How long a writer waits for another process's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5000;

@@ -5,7 +5,7 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import {
   type GraphServerReport,
   isLoopback,

@@ -29,12 +29,7 @@ import {
 } from "../capture/mod.ts";
 import { sha256Hex } from "../digest.ts";
 import project from "../../deno.json" with { type: "json" };
-import {
-  checkPrivateFile,
-  PRIVATE_FILE_MODE,
-  privateDir,
-  writePrivateFile,
-} from "../private_files.ts";
+import { checkPrivateFile, PRIVATE_FILE_MODE, privateDir, writePrivateFile } from "../host/mod.ts";
 
 /** The entry file of a bundle. */
 export const BUNDLE_ENTRY = "hook_bundled.js";

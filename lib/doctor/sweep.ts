@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Config } from "../config.ts";
+import type { Config } from "../config/mod.ts";
 import type { UserStats } from "../store/mod.ts";
 import { readSweepRecord } from "../sweep/mod.ts";
 import { ago } from "../time.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { stripAnsi } from "./check.ts";
-import { fixIn, rgraphMessage } from "./doctor_harness.ts";
+import { fixIn, rgraphMessage } from "./harness.ts";
 
 const ESC = String.fromCharCode(27);
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { parseConfig } from "../config.ts";
-import { dataDirCheck } from "./doctor_private.ts";
+import { parseConfig } from "../config/load.ts";
+import { dataDirCheck } from "./private.ts";
 
 /** A data directory named by `[store] path` in a folder of the person's own, with their files in it. */
 function withFolder(fn: (dir: string) => void): void {

@@ -37,7 +37,7 @@ const dec = new TextDecoder();
 
 /**
  * Runs `argv` to its end or its time limit. Its program must be an absolute
- * path (see `lib/which.ts`): a bare name would be looked up on a PATH that
+ * path (see `lib/host/which.ts`): a bare name would be looked up on a PATH that
  * may name the directory doctor checks.
  */
 export async function runChild(argv: string[], options: ChildOptions): Promise<ChildResult> {

@@ -14,16 +14,16 @@
  *
  * @example
  * ```ts
- * import { pluginInstalls } from "./doctor_plugin.ts";
+ * import { pluginInstalls } from "./plugin.ts";
  * pluginInstalls("claude-code", { home: "/home/me", dir: "/repo" });
  * // [{ harness: "claude-code", id: "rgraph@rgraph", version: "0.1.0", scope: "user", root: "…", enabled: true, managed: true }]
  * ```
  * @module
  */
 
-import type { HarnessId } from "./harnesses.ts";
-import { parseJsonc, toValue } from "./jsonc.ts";
-import { parseToml } from "./toml_edit.ts";
+import type { HarnessId } from "../install/mod.ts";
+import { parseJsonc, toValue } from "../install/formats/mod.ts";
+import { parseToml } from "../install/formats/mod.ts";
 
 /** rgraph installed as a harness's plugin. */
 export interface PluginInstall {

@@ -26,13 +26,12 @@
  * @module
  */
 
-import type { HarnessId, Scope } from "./harnesses.ts";
-import { isRgraphHook } from "./command.ts";
-import { parseJsonc, toValue } from "./jsonc.ts";
-import { parseToml } from "./toml_edit.ts";
+import { type HarnessId, isRgraphHook, type Scope } from "../install/mod.ts";
+import { parseJsonc, toValue } from "../install/formats/mod.ts";
+import { parseToml } from "../install/formats/mod.ts";
 import { firstLine } from "../errors.ts";
 import { type Check, fail, ok } from "./check.ts";
-import { which } from "../which.ts";
+import { which } from "../host/mod.ts";
 
 /** Where one installed harness's trust is checked. */
 export interface TrustTarget {

@@ -12,10 +12,10 @@
  */
 
 import pinsText from "../../tests/harness/pins.txt" with { type: "text" };
-import type { HarnessId } from "./harnesses.ts";
+import type { HarnessId } from "../install/mod.ts";
 import { type Check, ok } from "./check.ts";
 import { runChild } from "./child.ts";
-import { which } from "../which.ts";
+import { which } from "../host/mod.ts";
 
 /** One harness the tests pin: its npm package, version and binary. */
 export interface Pin {

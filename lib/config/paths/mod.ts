@@ -3,12 +3,12 @@
  * PATH <command>`, what every command `rgraph install` writes carries, since
  * harnesses such as Codex pass their hooks and MCP servers almost no
  * environment), else by `RGRAPH_CONFIG`, else the XDG default. Kept apart
- * from `config.ts` (which parses the file with an npm TOML parser) so the
+ * from `../load.ts` (which parses the file with an npm TOML parser) so the
  * hook can find its files without loading that parser.
  *
  * @example
  * ```ts
- * import { configPath, defaultDataDir, takeConfigOption } from "./config_path.ts";
+ * import { configPath, defaultDataDir, takeConfigOption } from "./mod.ts";
  * takeConfigOption(["--config", "/etc/rgraph.toml", "hook", "codex"]); // ["hook", "codex"]
  * configPath(); // "/etc/rgraph.toml"
  * defaultDataDir(); // "/home/me/.local/share/rgraph"
@@ -16,8 +16,8 @@
  * @module
  */
 
-import { UsageError } from "./errors.ts";
-import { privateDir } from "./private_files.ts";
+import { UsageError } from "../../errors.ts";
+import { privateDir } from "../../host/mod.ts";
 
 function env(name: string): string | undefined {
   try {
@@ -82,7 +82,7 @@ export function defaultDataDir(): string {
  *
  * @example
  * ```ts
- * import { defaultDataDir, privateDataDir } from "./config_path.ts";
+ * import { defaultDataDir, privateDataDir } from "./mod.ts";
  * privateDataDir(defaultDataDir()); // "/home/me/.local/share/rgraph", now 0700
  * ```
  */

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { type Config, requireUserId } from "../config.ts";
+import { type Config, requireUserId } from "../config/mod.ts";
 import { forgetMemoryReads, memoryReadsDir } from "../capture/mod.ts";
 import { forgetParams, type ForgetQuery, forgetTouches } from "../store/mod.ts";
 import { addressesFromPrompt } from "../address/mod.ts";
@@ -23,7 +23,7 @@ import { parseAsked } from "../serve/mod.ts";
 import { scrubSweepRecord } from "../sweep/mod.ts";
 import type { Touch } from "../types.ts";
 import { touchJson, touchTable } from "./touches.ts";
-import { checkPrivateFile, PRIVATE_FILE_MODE } from "../private_files.ts";
+import { checkPrivateFile, PRIVATE_FILE_MODE } from "../host/mod.ts";
 
 /** What a forget removed (or, with `dry_run`, would remove). */
 export interface ForgetReport {

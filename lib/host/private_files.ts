@@ -32,8 +32,8 @@
  * @module
  */
 
-import { UserError } from "./errors.ts";
-import { shellQuote } from "./invocation.ts";
+import { UserError } from "../errors.ts";
+import { shellQuote } from "../invocation.ts";
 
 /** Owner read and write: every file rgraph keeps. */
 export const PRIVATE_FILE_MODE = 0o600;

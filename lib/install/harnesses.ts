@@ -35,9 +35,9 @@ import {
   rgraphArgv,
   sessionEndCommand,
 } from "./command.ts";
-import { removeOurs, sameJson, syncList, syncMember, valueAt } from "./json_edit.ts";
-import { parseJsonc, toValue } from "./jsonc.ts";
-import { ensureKey, parseToml, removeMarked, removeTable, syncTable } from "./toml_edit.ts";
+import { removeOurs, sameJson, syncList, syncMember, valueAt } from "./formats/mod.ts";
+import { parseJsonc, toValue } from "./formats/mod.ts";
+import { ensureKey, parseToml, removeMarked, removeTable, syncTable } from "./formats/mod.ts";
 import { HARNESS_NAMES, type HarnessName } from "../types.ts";
 
 /** The harnesses `rgraph install` knows: every one rgraph hooks into, in the README's order. */
@@ -56,7 +56,7 @@ export interface Context {
   /** Environment variables that move a harness's home (CODEX_HOME, COPILOT_HOME, GROK_HOME, XDG_CONFIG_HOME). */
   env: Record<string, string | undefined>;
   invocation: Invocation;
-  /** The OpenCode plugin's source as shipped (`lib/setup/opencode_plugin.js`). */
+  /** The OpenCode plugin's source as shipped (`lib/install/opencode_plugin.js`). */
   pluginSource: string;
 }
 

@@ -22,7 +22,7 @@ const RGRAPH_COMMAND = ["rgraph"]; // rgraph-command (rewritten by `rgraph insta
  * loads it where it lies (through plugin/opencode); null for the copy
  * `rgraph install` writes, which never runs a launcher of the project it sits in.
  */
-const LAUNCHER = import.meta.url.endsWith("/lib/setup/opencode_plugin.js")
+const LAUNCHER = import.meta.url.endsWith("/lib/install/opencode_plugin.js")
   ? fileURLToPath(new URL("../../plugin/rgraph.sh", import.meta.url))
   : null;
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../../errors.ts";
 
-/** A fresh copy of config_path.ts: `--config` is process state, so each case imports its own. */
+/** A fresh copy of this room's mod.ts: `--config` is process state, so each case imports its own. */
 async function fresh() {
   return await import(
-    `./config_path.ts?case=${crypto.randomUUID()}`
-  ) as typeof import("./config_path.ts");
+    `./mod.ts?case=${crypto.randomUUID()}`
+  ) as typeof import("./mod.ts");
 }
 
 Deno.test("--config PATH names the config file, absolute, over RGRAPH_CONFIG", async () => {

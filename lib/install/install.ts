@@ -14,9 +14,9 @@
 
 import { userInfo } from "node:os";
 import pluginSource from "./opencode_plugin.js" with { type: "text" };
-import { configPath, loadConfig } from "../config.ts";
+import { configPath, loadConfig } from "../config/mod.ts";
 import { UserError } from "../errors.ts";
-import { createPrivateFile, privateDir, UnsafePathError } from "../private_files.ts";
+import { createPrivateFile, privateDir, UnsafePathError } from "../host/mod.ts";
 import { type HookBundleRef, type Invocation, invocation } from "./command.ts";
 import {
   buildHookBundle,
@@ -35,7 +35,7 @@ import {
   type Target,
   targetsFor,
 } from "./harnesses.ts";
-import { ensureKey, parseToml } from "./toml_edit.ts";
+import { ensureKey, parseToml } from "./formats/mod.ts";
 
 export { HARNESS_IDS, type HarnessId, HOOK_EVENTS, type Scope } from "./harnesses.ts";
 

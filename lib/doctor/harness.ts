@@ -17,26 +17,32 @@
  */
 
 import { adapterFor, bundleIsCurrent, readBundleManifest } from "../capture/mod.ts";
-import { configPath } from "../config.ts";
-import { HOOK_EVENTS, type Target } from "./harnesses.ts";
-import { contextFor, exists, type HarnessId, resolvedTargets, type Scope } from "./install.ts";
-import { configNamed, shellQuote, shellSplit } from "./command.ts";
+import { configPath } from "../config/mod.ts";
 import {
+  configNamed,
+  contextFor,
+  exists,
   foreignHooks,
+  type HarnessId,
+  HOOK_EVENTS,
   NOT_OURS,
   type OwnEntries,
   ownEntries,
   provenPlugin,
   provenServer,
-} from "./own.ts";
-import { absoluteProgram } from "../which.ts";
-import { parseToml } from "./toml_edit.ts";
+  resolvedTargets,
+  type Scope,
+  type Target,
+} from "../install/mod.ts";
+import { shellQuote, shellSplit } from "../invocation.ts";
+import { absoluteProgram } from "../host/mod.ts";
+import { parseToml } from "../install/formats/mod.ts";
 import { runChild } from "./child.ts";
-import { folderTrust, trustCheck } from "./doctor_trust.ts";
-import { versionCheck } from "./doctor_version.ts";
+import { folderTrust, trustCheck } from "./trust.ts";
+import { versionCheck } from "./version.ts";
 import { firstLine } from "../errors.ts";
 import { type Check, type DoctorOptions, fail, ok, stripAnsi, warn } from "./check.ts";
-import { pluginArgv, type PluginInstall, pluginInstalls } from "./doctor_plugin.ts";
+import { pluginArgv, type PluginInstall, pluginInstalls } from "./plugin.ts";
 
 /**
  * The environment an installed command may get from its harness: Codex gives

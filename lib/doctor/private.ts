@@ -9,17 +9,17 @@
  *
  * @example
  * ```ts
- * import { privacyChecks } from "./doctor_private.ts";
- * import { loadConfig } from "../config.ts";
+ * import { privacyChecks } from "./private.ts";
+ * import { loadConfig } from "../config/mod.ts";
  * privacyChecks(loadConfig()); // [{ check: "config file secrets", ok: true, … }, …]
  * ```
  * @module
  */
 
-import type { Config } from "../config.ts";
-import { defaultDataDir } from "../config_path.ts";
+import type { Config } from "../config/mod.ts";
+import { defaultDataDir } from "../config/paths/mod.ts";
 import { firstLine } from "../errors.ts";
-import { inspectPrivate, octal, type UnsafePathError } from "../private_files.ts";
+import { inspectPrivate, octal, type UnsafePathError } from "../host/mod.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 
 /** The secrets `config` holds, by their keys. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig, parseConfig, requireUserId } from "./config.ts";
-import { UserError } from "./errors.ts";
-import { normalPath } from "./config_path.ts";
+import { ConfigError, loadConfig, parseConfig, requireUserId } from "./load.ts";
+import { UserError } from "../errors.ts";
+import { normalPath } from "./paths/mod.ts";
 
 Deno.test("a missing file means defaults", () => {
   const c = loadConfig("/nonexistent/rgraph/config.toml");

@@ -10,22 +10,22 @@
  *
  * @example
  * ```ts
- * import { runChecks } from "./doctor.ts";
+ * import { runChecks } from "./run.ts";
  * const checks = await runChecks({ dir: Deno.cwd(), online: false });
  * checks.every((c) => c.ok);
  * ```
  * @module
  */
 
-import { type Config, configPath, loadConfig } from "../config.ts";
-import { HARNESS_IDS } from "./install.ts";
+import { type Config, configPath, loadConfig } from "../config/mod.ts";
+import { HARNESS_IDS } from "../install/mod.ts";
 import { firstLine } from "../errors.ts";
 import { type Check, type DoctorOptions, fail, ok } from "./check.ts";
-import { storeChecks, tokenCheck } from "./doctor_store.ts";
-import { harnessChecks } from "./doctor_harness.ts";
+import { storeChecks, tokenCheck } from "./store.ts";
+import { harnessChecks } from "./harness.ts";
 import { pausedUntil, pauseState } from "../capture/mod.ts";
-import { sweepCheck } from "./doctor_sweep.ts";
-import { privacyChecks } from "./doctor_private.ts";
+import { sweepCheck } from "./sweep.ts";
+import { privacyChecks } from "./private.ts";
 
 export { type Check, type DoctorOptions, formatChecks } from "./check.ts";
 

@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { loadConfig } from "./config.ts";
+ * import { loadConfig } from "./load.ts";
  * const config = loadConfig();
  * config.store.path; // "/home/me/.local/share/rgraph/rgraph.db" by default
  * ```
@@ -14,11 +14,9 @@
  */
 
 import { parse } from "smol-toml";
-import { UserError } from "./errors.ts";
-import { configPath, defaultDataDir, home, normalPath } from "./config_path.ts";
-import { HARNESS_NAMES, type HarnessName } from "./types.ts";
-
-export { configPath, defaultDataDir };
+import { UserError } from "../errors.ts";
+import { configPath, defaultDataDir, home, normalPath } from "./paths/mod.ts";
+import { HARNESS_NAMES, type HarnessName } from "../types.ts";
 
 /** The resolved configuration. */
 export interface Config {
