@@ -11,7 +11,8 @@
  * @module
  */
 
-import { type MemoryStats, requireUser, tallyTouches, type UserStats } from "../contract.ts";
+import { type MemoryStats, requireUser, type UserStats } from "../contract.ts";
+import { tallyTouches } from "../rules.ts";
 import { wholeNumber } from "./decode.ts";
 import type { Connection, Props } from "./connection.ts";
 

@@ -11,7 +11,8 @@
  * @module
  */
 
-import { forgetParams, type ForgetQuery } from "../contract.ts";
+import type { ForgetQuery } from "../contract.ts";
+import { forgetParams } from "../rules.ts";
 import type { Touch } from "../../types.ts";
 import { COUNT_TOUCH } from "./cypher.ts";
 import { type Connection, nodeProps, type Props } from "./connection.ts";

@@ -14,6 +14,7 @@
  */
 
 import { requireUser, type TouchQuery } from "../contract.ts";
+import { touchFilters } from "../rules.ts";
 import type { NewTouch, Touch } from "../../types.ts";
 import { AVOIDED, COUNT_TOUCH, JOIN_TOUCH } from "./cypher.ts";
 import { touchProps } from "./model.ts";
@@ -98,9 +99,7 @@ export async function listTouches(
   requireUser(userId);
   const rows = await c.read(LIST_TOUCHES, {
     user: userId,
-    session: query.session_id ?? null,
-    since: query.since ?? null,
-    status: query.status ?? null,
+    ...touchFilters(query),
   });
   return touchesOf(c, rows.map((r) => nodeProps(r.t)));
 }
@@ -120,9 +119,7 @@ export async function* touchPages(
       user: userId,
       ...end,
       first,
-      session: query.session_id ?? null,
-      since: query.since ?? null,
-      status: query.status ?? null,
+      ...touchFilters(query),
       n: pageSize,
     });
     const nodes = rows.map((r) => nodeProps(r.t));

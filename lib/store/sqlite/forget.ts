@@ -10,7 +10,8 @@
  * @module
  */
 
-import { forgetParams, type ForgetQuery } from "../contract.ts";
+import type { ForgetQuery } from "../contract.ts";
+import { forgetParams } from "../rules.ts";
 import type { Touch } from "../../types.ts";
 import { byRecorded, touchFromRow } from "./touches.ts";
 import type { Connection } from "./connection.ts";

@@ -23,7 +23,7 @@ import { parseKey } from "../../address/mod.ts";
 import type { IndexHead } from "../contract.ts";
 import type { Listing } from "../../types.ts";
 import { writeListingRow } from "./listing_row.ts";
-import { absorb } from "./resources.ts";
+import { absorb, freeClaimed } from "./resources.ts";
 import type { Connection } from "./connection.ts";
 
 /** Where a sync stands in one kind of node: the stamp and id (node id, Listing key) read last. */
@@ -84,17 +84,7 @@ function putHead(sql: Connection, h: IndexHead): void {
     h.node_id,
   );
   // Another node id at an address this head claims is stale (the server moved on).
-  const stale: number[] = [];
-  for (const k of [h.address, ...h.aliases]) {
-    const other = sql.get(
-      "SELECT id FROM resources WHERE address = ? AND node_id != ?",
-      k,
-      h.node_id,
-    );
-    if (!other) continue;
-    stale.push(other.id as number);
-    sql.run("UPDATE resources SET address = 'stale:' || id WHERE id = ?", other.id);
-  }
+  const stale = freeClaimed(sql, h.node_id, [h.address, ...h.aliases]);
   const id = sql.get(
     `INSERT INTO resources (node_id, address, kind, owner, repo, number, title, fetched_at,
        updated_at, etag)

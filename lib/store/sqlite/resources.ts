@@ -31,6 +31,26 @@ export function resolve(db: Connection, key: string): number | null {
 }
 
 /**
+ * Frees the addresses `keys` that rows of other node ids than `nodeId` hold
+ * (stale: GitHub re-identified the Resource, or the server moved on), and
+ * returns those rows, to be folded in ({@link absorb}) once `nodeId` has one.
+ */
+export function freeClaimed(db: Connection, nodeId: string, keys: string[]): number[] {
+  const stale: number[] = [];
+  for (const key of keys) {
+    const other = db.get(
+      "SELECT id FROM resources WHERE address = ? AND node_id != ?",
+      key,
+      nodeId,
+    );
+    if (!other) continue;
+    stale.push(other.id as number);
+    db.run("UPDATE resources SET address = 'stale:' || id WHERE id = ?", other.id);
+  }
+  return stale;
+}
+
+/**
  * Folds a stale Resource (another node id at an address this write claims,
  * e.g. an issue GitHub re-identified on transfer) into `into`: listings,
  * edges others declared and aliases follow the new row, the stale row goes.
@@ -63,19 +83,9 @@ function putOne(db: Connection, write: ResourceWrite): void {
   const aliases = [...new Set(write.aliases ?? [])].filter((a) => a !== address);
   const previous = db.get("SELECT address FROM resources WHERE node_id = ?", r.node_id)
     ?.address as string | undefined;
-  // Rows of other node ids at addresses this write claims are stale: free
-  // their addresses now, fold them into this Resource once it has a row.
-  const stale: number[] = [];
-  for (const key of [address, ...aliases]) {
-    const other = db.get(
-      "SELECT id FROM resources WHERE address = ? AND node_id != ?",
-      key,
-      r.node_id,
-    );
-    if (!other) continue;
-    stale.push(other.id as number);
-    db.run("UPDATE resources SET address = 'stale:' || id WHERE id = ?", other.id);
-  }
+  // Rows of other node ids at addresses this write claims are stale: fold
+  // them into this Resource once it has a row.
+  const stale = freeClaimed(db, r.node_id, [address, ...aliases]);
   if (previous !== undefined && previous !== address) aliases.push(previous);
 
   const item = r.kind === "repository" ? null : r;

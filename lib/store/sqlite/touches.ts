@@ -13,6 +13,7 @@
  */
 
 import { requireUser, type TouchQuery } from "../contract.ts";
+import { touchFilters } from "../rules.ts";
 import type { CacheOutcome, NewTouch, Touch, UnresolvedReason } from "../../types.ts";
 import { avoidedSql, type ReadRows } from "./tally.ts";
 import type { Connection, Row } from "./connection.ts";
@@ -79,9 +80,7 @@ export function newestTouches(
       // Past every ISO time and row id: the first page starts at the newest.
       at: after?.at ?? "\uffff",
       row: after?.row ?? Number.MAX_SAFE_INTEGER,
-      session: query.session_id ?? null,
-      since: query.since ?? null,
-      status: query.status ?? null,
+      ...touchFilters(query),
       n,
     },
   );
@@ -149,9 +148,7 @@ export function listTouches(db: Connection, userId: string, query: TouchQuery): 
      ORDER BY recorded_at, rowid`,
     {
       user: userId,
-      session: query.session_id ?? null,
-      since: query.since ?? null,
-      status: query.status ?? null,
+      ...touchFilters(query),
     },
   ).map(touchFromRow);
 }
