@@ -49,6 +49,7 @@ import type { Connection, Params, Props, Runner } from "./connection.ts";
 /** Resources per write transaction: bounds a transaction's size on big sweeps. */
 const BATCH = 250;
 
+/** Writes Resources whole, {@link BATCH} to a transaction, and repeats them on the local index. */
 export async function putResources(c: Connection, writes: ResourceWrite[]): Promise<void> {
   for (let i = 0; i < writes.length; i += BATCH) {
     const batch = writes.slice(i, i + BATCH);
@@ -170,6 +171,7 @@ function resource(c: Connection, row: Props): Resource | null {
   return decodeResource(row.n as GraphNode, row.comments as GraphNode[], c.skip);
 }
 
+/** The Resource stored under a current address or an alias, or null. */
 export async function getResource(c: Connection, address: string): Promise<Resource | null> {
   const rows = await c.read(GET_RESOURCE, { key: address });
   const found = pick(rows.map((r) => resource(c, r)));
@@ -211,6 +213,7 @@ export async function getResources(
   return out;
 }
 
+/** The heads stored under each address or alias; missing ones are left out. */
 export async function getHeads(
   c: Connection,
   addresses: string[],
@@ -229,6 +232,7 @@ export async function getHeads(
   return heads;
 }
 
+/** Marks Resources and Listings (by key) as fetched at `fetchedAt`, stamped as a change. */
 export async function touchFetchedAt(
   c: Connection,
   addresses: string[],
@@ -243,6 +247,7 @@ export async function touchFetchedAt(
   await c.mirrored((local) => local.touchFetchedAt(addresses, fetchedAt));
 }
 
+/** The reference edges in and out of a Resource, sorted. */
 export async function edges(c: Connection, address: string): Promise<Edge[]> {
   const rows = await c.read(EDGES, { key: address });
   if (rows.length === 0) return [];

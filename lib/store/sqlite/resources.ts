@@ -232,6 +232,7 @@ function comments(db: Connection, id: number, review: boolean): Comment[] {
   });
 }
 
+/** The Resource stored under a current address or an alias, or null. */
 export function getResource(db: Connection, address: string): Resource | null {
   const row = db.get(
     `SELECT r.id, r.address, r.fetched_at, r.updated_at, r.etag, d.data
@@ -260,6 +261,7 @@ export function resourceFrom(db: Connection, row: Row): Resource {
   return out;
 }
 
+/** The heads stored under each address or alias; missing ones are left out. */
 export function getHeads(db: Connection, addresses: string[]): Map<string, ResourceHead> {
   const heads = new Map<string, ResourceHead>();
   if (addresses.length === 0) return heads;
@@ -291,6 +293,7 @@ export function getHeads(db: Connection, addresses: string[]): Map<string, Resou
   return heads;
 }
 
+/** Marks Resources and Listings (by key) as fetched at `fetchedAt`. */
 export function touchFetchedAt(db: Connection, addresses: string[], fetchedAt: string): void {
   if (addresses.length === 0) return;
   const keys = JSON.stringify(addresses);
@@ -311,6 +314,7 @@ export function touchFetchedAt(db: Connection, addresses: string[], fetchedAt: s
   });
 }
 
+/** The reference edges in and out of a Resource, sorted. */
 export function edges(db: Connection, address: string): Edge[] {
   const id = resolve(db, address);
   if (id === null) return [];
