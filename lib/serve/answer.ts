@@ -31,14 +31,14 @@ import { readGitRemote } from "../capture/mod.ts";
 import {
   itemPaging,
   type ListingView,
-  paging,
   planItem,
+  planListing,
   renderItem,
   renderListing,
   renderMiss,
   renderPartialMiss,
   renderRepository,
-  ROWS_PER_PAGE,
+  spanPaging,
 } from "./render.ts";
 
 /** Who asks, and how. */
@@ -107,14 +107,14 @@ export class MemberCache {
 }
 
 /**
- * Every member of `source` matching the asked filters. The whole listing is
- * read — the answer reports how many match even when the asked limit shows
- * fewer — and kept in `cache` for the next question.
+ * Every member of `source`, from `cache` when it holds this version. The
+ * whole listing is read: pages are cut by what their rows cost, so where a
+ * page starts depends on every row before it, and a filtered answer reports
+ * how many match even when the asked limit shows fewer.
  */
-async function matchingMembers(
+async function storedMembers(
   store: Store,
   source: Listing,
-  asked: ListingAddress,
   cache: MemberCache | undefined,
 ): Promise<ListingMember[]> {
   const nowMs = Date.now();
@@ -123,7 +123,7 @@ async function matchingMembers(
     all = await store.listingMembers(source.key);
     cache?.put(source, nowMs, all);
   }
-  return all.filter((m) => memberMatches(asked.filters, m));
+  return all;
 }
 
 /** An answer: the outcome, the canonical key asked, the text for a model or person, and JSON. */
@@ -271,26 +271,15 @@ async function findListing(
     };
   }
   const source = match.listing;
-  const cap = asked.limit ?? Infinity;
-  let rows: ListingMember[];
-  let matched: number;
-  let served: number;
-  let p;
-  if (match.outcome === "hit") {
-    // Exact: page straight out of the store, no filtering needed.
-    matched = source.member_count;
-    served = Math.min(matched, cap);
-    p = paging(served, ROWS_PER_PAGE, page);
-    rows = p.count > 0
-      ? await store.listingMembers(source.key, { offset: p.offset, limit: p.count })
-      : [];
-  } else {
-    const all = await matchingMembers(store, source, asked, cache);
-    matched = all.length;
-    served = Math.min(matched, cap);
-    p = paging(served, ROWS_PER_PAGE, page);
-    rows = all.slice(p.offset, p.offset + p.count);
-  }
+  const all = await storedMembers(store, source, cache);
+  const matching = match.outcome === "hit"
+    ? all
+    : all.filter((m) => memberMatches(asked.filters, m));
+  const matched = matching.length;
+  const served = Math.min(matched, asked.limit ?? Infinity);
+  const servedRows = matching.slice(0, served);
+  const p = spanPaging(planListing(servedRows), served, page);
+  const rows = servedRows.slice(p.offset, p.offset + p.count);
   const view: ListingView = {
     outcome: match.outcome,
     askedKey: asked.key,
