@@ -114,9 +114,12 @@ export function threadOf(item: ItemResource): ThreadEntry[] {
   ) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
 }
 
-/** How an item's fence reads: its headings are rgraph's, since GitHub's text cannot hold `<<<`. */
-const ITEM_LEGEND = 'Inside, only rgraph writes "<<<": "<<< N time author" starts comment N ' +
-  '("<<< N review …" a review comment, its file on the next line).';
+/**
+ * How an item's fence reads, on pages with comments: its headings are
+ * rgraph's, since GitHub's text cannot hold `<<<`.
+ */
+const ITEM_LEGEND =
+  'Inside, lines starting "<<< " are rgraph\'s: "<<< N time author" starts comment N.';
 
 /** An ISO time with its age, or "—". */
 function when(iso: string | null | undefined, now: Date): string {
@@ -345,13 +348,10 @@ export function renderItem(
     `thread: ${counts}; ${itemPageNote(plan, page)}`,
   ];
   const fenced = page === 1 ? itemMeta(item) : [];
-  for (const piece of plan.pages[page - 1] ?? []) {
-    fenced.push(...itemPieceLines(item, plan.thread, piece));
-  }
-  return framePage(
-    { head, fenced, tail: more(page, plan.pages.length), legend: ITEM_LEGEND },
-    ctx.nonce,
-  );
+  const pieces = plan.pages[page - 1] ?? [];
+  for (const piece of pieces) fenced.push(...itemPieceLines(item, plan.thread, piece));
+  const legend = pieces.some((p) => p.key.kind === "entry") ? ITEM_LEGEND : undefined;
+  return framePage({ head, fenced, tail: more(page, plan.pages.length), legend }, ctx.nonce);
 }
 
 /** A repository's README cut into pages (one for most). */
