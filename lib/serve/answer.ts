@@ -40,6 +40,7 @@ import {
   renderRepository,
   spanPaging,
 } from "./render.ts";
+import type { RowSpan } from "./frame.ts";
 
 /** Who asks, and how. */
 export interface AnswerOptions {
@@ -66,12 +67,23 @@ export interface AnswerOptions {
   record?: boolean;
 }
 
+/** What one question over a listing serves: its matching members (capped by its limit), cut into pages. */
+interface PlannedRows {
+  matched: number;
+  served: ListingMember[];
+  pages: RowSpan[];
+}
+
+/** How many questions' plans an entry of {@link MemberCache} keeps. */
+const PLANS_PER_LISTING = 32;
+
 /**
  * The members of recently read Listings, for a long-lived server: paging
- * through a subsumed answer, or asking several narrower questions of one
- * broad listing, reads its members once. An entry serves only the listing
- * version it was read from (same `fetched_at`) and only for `ttlMs`, so a
- * re-fetched member's new title or state shows within that time.
+ * through a listing, or asking several narrower questions of one broad
+ * listing, reads its members once, and cuts each question's rows into
+ * pages once. An entry serves only the listing version it was read from
+ * (same `fetched_at`) and only for `ttlMs`, so a re-fetched member's new
+ * title or state shows within that time.
  *
  * @example
  * ```ts
@@ -82,27 +94,54 @@ export interface AnswerOptions {
 export class MemberCache {
   readonly #entries = new Map<
     string,
-    { fetched_at: string; at: number; members: ListingMember[] }
+    {
+      fetched_at: string;
+      at: number;
+      members: ListingMember[];
+      plans: Map<string, PlannedRows>;
+    }
   >();
   constructor(readonly capacity = 8, readonly ttlMs = 60_000) {}
 
-  /** The cached members of this version of `listing`, or null. */
-  get(listing: Listing, nowMs: number): ListingMember[] | null {
+  #entry(listing: Listing, nowMs: number) {
     const hit = this.#entries.get(listing.key);
     if (!hit || hit.fetched_at !== listing.fetched_at || nowMs - hit.at >= this.ttlMs) return null;
     // Re-insert: Maps iterate in insertion order, so the first key is the least recently used.
     this.#entries.delete(listing.key);
     this.#entries.set(listing.key, hit);
-    return hit.members;
+    return hit;
+  }
+
+  /** The cached members of this version of `listing`, or null. */
+  get(listing: Listing, nowMs: number): ListingMember[] | null {
+    return this.#entry(listing, nowMs)?.members ?? null;
   }
 
   /** Keeps every member of `listing`, evicting the least recently used entry when full. */
   put(listing: Listing, nowMs: number, members: ListingMember[]): void {
     this.#entries.delete(listing.key);
-    this.#entries.set(listing.key, { fetched_at: listing.fetched_at, at: nowMs, members });
+    this.#entries.set(listing.key, {
+      fetched_at: listing.fetched_at,
+      at: nowMs,
+      members,
+      plans: new Map(),
+    });
     if (this.#entries.size > this.capacity) {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
+  }
+
+  /** The kept plan of `question` over this version of `listing`, or null. */
+  plan(listing: Listing, nowMs: number, question: string): PlannedRows | null {
+    return this.#entry(listing, nowMs)?.plans.get(question) ?? null;
+  }
+
+  /** Keeps `planned` with this version of `listing` while its members are kept. */
+  keepPlan(listing: Listing, nowMs: number, question: string, planned: PlannedRows): void {
+    const plans = this.#entry(listing, nowMs)?.plans;
+    if (!plans) return;
+    plans.set(question, planned);
+    if (plans.size > PLANS_PER_LISTING) plans.delete(plans.keys().next().value!);
   }
 }
 
@@ -115,15 +154,22 @@ export class MemberCache {
 async function storedMembers(
   store: Store,
   source: Listing,
+  nowMs: number,
   cache: MemberCache | undefined,
 ): Promise<ListingMember[]> {
-  const nowMs = Date.now();
   let all = cache?.get(source, nowMs);
   if (!all) {
     all = await store.listingMembers(source.key);
     cache?.put(source, nowMs, all);
   }
   return all;
+}
+
+/** The rows `asked` is served from `all` (every one for an exact hit), cut into pages. */
+function planRows(all: ListingMember[], asked: ListingAddress, exact: boolean): PlannedRows {
+  const matching = exact ? all : all.filter((m) => memberMatches(asked.filters, m));
+  const served = matching.slice(0, asked.limit ?? matching.length);
+  return { matched: matching.length, served, pages: planListing(served) };
 }
 
 /** An answer: the outcome, the canonical key asked, the text for a model or person, and JSON. */
@@ -271,15 +317,17 @@ async function findListing(
     };
   }
   const source = match.listing;
-  const all = await storedMembers(store, source, cache);
-  const matching = match.outcome === "hit"
-    ? all
-    : all.filter((m) => memberMatches(asked.filters, m));
-  const matched = matching.length;
-  const served = Math.min(matched, asked.limit ?? Infinity);
-  const servedRows = matching.slice(0, served);
-  const p = spanPaging(planListing(servedRows), served, page);
-  const rows = servedRows.slice(p.offset, p.offset + p.count);
+  const nowMs = Date.now();
+  const question = `${asked.key} limit=${asked.limit ?? "none"}`;
+  let planned = cache?.plan(source, nowMs, question);
+  if (!planned) {
+    const all = await storedMembers(store, source, nowMs, cache);
+    planned = planRows(all, asked, match.outcome === "hit");
+    cache?.keepPlan(source, nowMs, question, planned);
+  }
+  const matched = planned.matched, served = planned.served.length;
+  const p = spanPaging(planned.pages, served, page);
+  const rows = planned.served.slice(p.offset, p.offset + p.count);
   const view: ListingView = {
     outcome: match.outcome,
     askedKey: asked.key,
