@@ -150,24 +150,6 @@ export async function seedSubjects(store: Store, owner: string, repo: string) {
   await seedListing(store, owner, repo, "issues", { state: "open" }, members.map((m) => m.number));
 }
 
-/** A listing member as the store gives it, from a stored issue. */
-export function asMember(r: IssueResource, position: number): ListingMember {
-  return {
-    position,
-    address: r.address,
-    number: r.number,
-    kind: "issue",
-    title: r.title,
-    state: r.state,
-    author: r.author,
-    labels: r.labels,
-    assignees: r.assignees,
-    milestone: r.milestone,
-    updated_at: r.updated_at,
-    comment_count: r.comment_count,
-  };
-}
-
 const line = (name: string, value: string | number | null) => `${name}: ${value ?? ""}`;
 
 /** The plainest rendering of an issue or pull request, one fact a line. */

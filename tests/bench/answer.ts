@@ -20,12 +20,10 @@ import { answer } from "../../lib/serve/answer.ts";
 import { parseKey } from "../../lib/address/mod.ts";
 import { estimatedTokens } from "../../lib/serve/pages.ts";
 import {
-  asMember,
   bytes,
   ghItem,
   ghListing,
   ghRepository,
-  listingItems,
   longThread,
   plainItem,
   plainListing,
@@ -58,7 +56,8 @@ const store = openEmbeddedStore(sb.dbPath);
 await seedSubjects(store, O, R);
 
 const listingKey = `github:${O}/${R}/issues?state=open`;
-const members = listingItems(O, R).map(asMember);
+// The listing's rows as the store holds them: the facts its answer is made from.
+const members = await store.listingMembers(listingKey);
 const subjects = [
   {
     name: "a 250-comment issue thread",
