@@ -119,7 +119,7 @@ export const MEMBER_COLUMNS =
  * The longest {@link memberRow}: a longer one shows fewer labels, then a
  * shorter title, each marked; the member's own answer has them all.
  */
-export const ROW_BYTES = 350;
+const ROW_BYTES = 350;
 
 function rowText(m: ListingMember, title: string, labels: number): string {
   const more = m.labels.length - labels;
