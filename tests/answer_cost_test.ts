@@ -75,11 +75,13 @@ async function readAll(client: Client, address: string, outcome: RegExp): Promis
       assert.equal(page, 1, "only a one-page answer leaves the page line out");
       continue;
     }
-    const m = /\bpage (\d+) of (\d+) \(([^)]+)\)/.exec(line)!;
+    const m = /\bpage (\d+) of (\d+)(?: \(([^)]+)\))?/.exec(line)!;
     assert.equal(Number(m[1]), page);
     pages = Number(m[2]);
-    // It says which entries it holds, and how to ask for the next.
-    assert.match(m[3], /^(entries \d+–\d+ of \d+|rows \d+–\d+ of \d+|README part \d+ of \d+)/);
+    // It says which entries it holds (all of them on a single page), and how to ask for the next.
+    if (pages > 1) {
+      assert.match(m[3], /^(entries \d+–\d+ of \d+|rows \d+–\d+ of \d+|README part \d+ of \d+)/);
+    }
     assert.equal(line.endsWith(` — ask page ${page + 1} for more`), page < pages, line);
   }
   const past = await ask(client, address, pages + 1);

@@ -294,7 +294,7 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
       async () => {
         const { text } = await ask(client, `github:${O}/${R}#5`);
         // 300 short comments fit one page of 20,000 estimated tokens.
-        assert.ok(text.includes("\nthread: 300 comments; page 1 of 1 (entries 1–300 of 300)\n"));
+        assert.ok(text.includes("\nthread: 300 comments; page 1 of 1\n"));
         assert.ok(text.includes("Steps to reproduce issue 5"));
         const headed = [...text.matchAll(/^<<< (\d+) (\S+) (\S+)\nComment (\d+) on #5:/gm)];
         assert.deepEqual(

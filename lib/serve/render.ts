@@ -299,7 +299,8 @@ export function itemPaging(plan: ItemPlan, page: number): Paging {
 function itemPageNote(plan: ItemPlan, page: number): string {
   const p = itemPaging(plan, page);
   if (p.out_of_range) return noSuchPage(page, p.pages, "entries");
-  if (p.total === 0 && p.pages === 1) return "page 1 of 1 (no entries).";
+  // One page holds everything: the counts beside the page line say how much.
+  if (p.pages === 1) return "page 1 of 1";
   const pieces = plan.pages[page - 1];
   const holds: string[] = [];
   for (const piece of pieces) {
@@ -446,7 +447,7 @@ export function planListing(served: ListingMember[]): RowSpan[] {
 /** The page line of a listing: which rows of how many, how to ask for the next. */
 function listingPageNote(p: Paging): string {
   if (p.out_of_range) return noSuchPage(p.page, p.pages, "rows");
-  if (p.total === 0) return "page 1 of 1 (no rows).";
+  if (p.pages === 1) return "page 1 of 1";
   return `page ${p.page} of ${p.pages} (rows ${p.offset + 1}–${p.offset + p.count} of ${p.total})${
     nextHint(p.page, p.pages)
   }`;

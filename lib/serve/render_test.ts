@@ -129,7 +129,7 @@ Deno.test("renderItem: first line, framing, fields and times", () => {
     ),
     text,
   );
-  assert.ok(text.includes("thread: 0 comments; page 1 of 1 (no entries)."));
+  assert.ok(text.includes("\nthread: 0 comments; page 1 of 1\n"));
 });
 
 Deno.test("renderItem: an item asked under its old address says where it is now", () => {
