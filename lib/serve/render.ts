@@ -45,8 +45,8 @@ import {
 /**
  * What a page's own lines can take beyond those measured with its content:
  * the first line and the state line (their ages change with the clock, so
- * they are not measured, or page numbers would drift), the data note and
- * the page line. Their longest is about 1,300 bytes.
+ * they are not measured, or page numbers would drift), the data note with
+ * its legend, the page line and the closing line. Their longest is about 1,300 bytes.
  */
 const HEAD_BYTES = 2_000;
 
