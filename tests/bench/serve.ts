@@ -219,7 +219,7 @@ console.log(
 );
 row("reference: tools/list round trip (MCP, stdio)", ref);
 row("resource: item (issue, 1-2 comments)", item, "target < 5 ms");
-row(`resource: listing page (1 of ${listingPages}, 10,000 rows)`, page, "target < 20 ms");
+row(`resource: listing page (one of ${listingPages}, 10,000 rows)`, page, "target < 20 ms");
 row(
   `resource: subsumed, first ask over a listing (n=${REPOS - 1})`,
   subsumedCold,
