@@ -93,7 +93,7 @@ export async function run(args: string[]): Promise<number> {
     console.error((e as Error).message);
     return 2;
   }
-  if (name === "help" && rest.length > 0) {
+  if (name === "help" && rest.length > 0 && rest[0] !== "--help" && rest[0] !== "-h") {
     // `rgraph help <command>` is `rgraph <command> --help`: the command's own help, same code.
     if (!Object.hasOwn(COMMANDS, rest[0])) {
       console.error(`rgraph help: unknown command '${clipLine(rest[0], 100)}' (see 'rgraph help')`);

@@ -92,6 +92,11 @@ Deno.test("rgraph help <command> is that command's --help; an unknown one is a o
       assert.ok(lookup.stdout.includes(form), `lookup's help lists ${form}`);
     }
     assert.match(lookup.stdout, /gh issue view N -R OWNER\/REPO/);
+    const top = await runRgraph(["help"], { env: home.env, cwd: home.dir });
+    for (const flag of ["--help", "-h"]) {
+      const again = await runRgraph(["help", flag], { env: home.env, cwd: home.dir });
+      assert.deepEqual([again.code, again.stdout], [0, top.stdout], `help ${flag}`);
+    }
     const unknown = await runRgraph(["help", "frobnicate"], { env: home.env, cwd: home.dir });
     assert.equal(unknown.code, 2);
     assert.equal(unknown.stderr, "rgraph help: unknown command 'frobnicate' (see 'rgraph help')\n");
