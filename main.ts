@@ -14,42 +14,74 @@ import { appendPrivateFile } from "./lib/host/mod.ts";
 /** What every command module exports. */
 export type CommandMain = (args: string[]) => Promise<number>;
 
+/** One entry of the command list: what `rgraph help` says of it, and its module under `commands/`. */
+export interface CommandEntry {
+  summary: string;
+  module: string;
+  /** Run by harnesses and plugins, not typed by people: listed apart, after the rest. */
+  internal?: true;
+}
+
 // Each command's modules load only when it runs. The specifier is built at run
 // time on purpose: a literal `import("./commands/x.ts")` makes Deno load every
 // command's module graph (MCP SDK, octokit, the Bolt driver) before the hook
 // can start. `deno compile` includes commands/ explicitly for the same reason.
-const COMMANDS: Record<string, { summary: string; module: string }> = {
-  hook: { summary: "record a Touch from a harness hook payload (stdin)", module: "hook" },
-  touches: { summary: "list your own Touches", module: "touches" },
-  forget: { summary: "delete your own Touches (never Resources)", module: "forget" },
-  pause: { summary: "stop recording Touches for a while", module: "pause" },
-  resume: { summary: "record Touches again after a pause", module: "resume" },
-  sweep: { summary: "fetch pending Touches from GitHub into memory", module: "sweep" },
-  status: { summary: "what waits for a Sweep, and how the last one went", module: "status" },
-  "serve-mcp": { summary: "serve the `resource` MCP tool over stdio", module: "serve_mcp" },
-  lookup: { summary: "answer an address from memory", module: "lookup" },
+//
+// A new command is one entry here (in the order a newcomer meets it) and a
+// module exporting `main`, whose CommandSpec (lib/cli.ts) carries its help and
+// examples; tests/cli_help_test.ts holds every entry to the help rules.
+/** Every command, the user's first (in the order a newcomer meets them), then the internal ones. */
+export const COMMANDS: Record<string, CommandEntry> = {
   install: { summary: "wire rgraph into a harness", module: "install" },
   uninstall: { summary: "remove what install added", module: "uninstall" },
   doctor: { summary: "check the setup, with a fix for each failure", module: "doctor" },
+  status: { summary: "what waits for a Sweep, and how the last one went", module: "status" },
+  touches: { summary: "list your own Touches", module: "touches" },
+  lookup: { summary: "answer an address from memory", module: "lookup" },
   stats: { summary: "what memory saved you", module: "stats" },
-  migrate: { summary: "copy the embedded store into a graph store", module: "migrate" },
   view: { summary: "a private web page of your memory, on 127.0.0.1", module: "view" },
+  sweep: { summary: "fetch pending Touches from GitHub into memory", module: "sweep" },
+  pause: { summary: "stop recording Touches for a while", module: "pause" },
+  resume: { summary: "record Touches again after a pause", module: "resume" },
+  forget: { summary: "delete your own Touches (never Resources)", module: "forget" },
+  migrate: { summary: "copy the embedded store into a graph store", module: "migrate" },
+  hook: {
+    summary: "record a Touch from a harness hook payload (stdin)",
+    module: "hook",
+    internal: true,
+  },
+  "serve-mcp": {
+    summary: "serve the `resource` MCP tool over stdio",
+    module: "serve_mcp",
+    internal: true,
+  },
   "plugin-start": {
-    summary: "a harness plugin's session-start work (run by the plugin)",
+    summary: "a harness plugin's session-start work",
     module: "plugin_start",
+    internal: true,
   },
 };
 
 /** rgraph's version. */
 export const VERSION = "0.1.0";
 
+function rows(internal: boolean): string {
+  const names = Object.keys(COMMANDS).filter((n) => (COMMANDS[n].internal ?? false) === internal);
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  return names.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`).join("\n");
+}
+
 function usage(): string {
-  const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(11)} ${c.summary}`);
   return `rgraph ${VERSION}: memory for coding agents of the public GitHub material they read\n\n` +
-    `Usage: rgraph [--config PATH] <command> [options]\n\nCommands:\n${rows.join("\n")}\n\n` +
-    `Options:\n  --config PATH  the config file (default: $RGRAPH_CONFIG, else ~/.config/rgraph/config.toml)\n` +
+    `USAGE\n  rgraph [--config PATH] <command> [options]\n\n` +
+    `COMMANDS\n${rows(false)}\n\n` +
+    `INTERNAL COMMANDS (run by harnesses and plugins, not by hand)\n${rows(true)}\n\n` +
+    `OPTIONS\n  --config PATH  the config file (default: $RGRAPH_CONFIG, else ~/.config/rgraph/config.toml)\n` +
     `  -h, --help     show this help\n  -V, --version  print rgraph's version\n\n` +
-    `Run 'rgraph <command> --help' for a command's options.\n`;
+    `EXAMPLES\n  # set rgraph up for Claude Code, for every project of yours\n` +
+    `  $ rgraph install claude-code --scope user\n\n  # check it works\n  $ rgraph doctor\n\n` +
+    `  # what your agents read today\n  $ rgraph touches --since today\n\n` +
+    `LEARN MORE\n  rgraph help <command>   a command's options and examples\n`;
 }
 
 /** Runs rgraph with `args` and returns the exit code. */
@@ -61,7 +93,14 @@ export async function run(args: string[]): Promise<number> {
     console.error((e as Error).message);
     return 2;
   }
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  if (name === "help" && rest.length > 0 && rest[0] !== "--help" && rest[0] !== "-h") {
+    // `rgraph help <command>` is `rgraph <command> --help`: the command's own help, same code.
+    if (!Object.hasOwn(COMMANDS, rest[0])) {
+      console.error(`rgraph help: unknown command '${clipLine(rest[0], 100)}' (see 'rgraph help')`);
+      return 2;
+    }
+    [name, rest] = [rest[0], ["--help"]];
+  } else if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     console.log(usage());
     return name === undefined ? 2 : 0;
   }
@@ -71,7 +110,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    console.error(`rgraph: unknown command '${clipLine(name, 100)}' (see 'rgraph --help')`);
+    console.error(`rgraph: unknown command '${clipLine(name, 100)}' (see 'rgraph help')`);
     return 2;
   }
   try {

@@ -31,6 +31,11 @@ const SPEC = {
         "the --command given to 'rgraph install', so doctor can tell its entries are rgraph's (it runs no other)",
     },
   },
+  examples: [
+    { does: "check everything, with a fix for each failure", run: "rgraph doctor" },
+    { does: "also ask GitHub whether the token works", run: "rgraph doctor --online" },
+    { does: "check the harness configs of another project", run: "rgraph doctor --dir ~/src/app" },
+  ],
 } as const;
 
 /** Runs `rgraph doctor ARGS`. */

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { dateFlag, noArguments, parseCommand } from "../lib/cli.ts";
+import { DATE_FORMS, dateFlag, noArguments, parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config/mod.ts";
 import { UsageError } from "../lib/errors.ts";
 import { forget, forgetJson, formatForget } from "../lib/user_data/mod.ts";
@@ -34,6 +34,19 @@ const SPEC = {
     "dry-run": { type: "boolean", help: "show what would go; delete nothing" },
     json: { type: "boolean", help: "print JSON" },
   },
+  more: [
+    `DATE is ${DATE_FORMS}.`,
+    "Filters combine: a Touch goes when it matches every one given.",
+  ],
+  examples: [
+    {
+      does: "see what the last hour's Touches would take",
+      run: "rgraph forget --since 1h --dry-run",
+    },
+    { does: "forget one session", run: "rgraph forget --session 3f2c9a" },
+    { does: "forget every read of one issue", run: "rgraph forget --address denoland/deno#123" },
+    { does: "forget everything of yours (Resources stay)", run: "rgraph forget --all" },
+  ],
 } as const;
 
 const HELP_HINT = "(see 'rgraph forget --help')";

@@ -25,12 +25,20 @@ const USAGE = `rgraph hook <${HARNESS_NAMES.join("|")}> [--event NAME] [--plugin
 
 const HELP = `Record a Touch from a harness hook payload on standard input (always exits 0)
 
-Usage: ${USAGE}
+USAGE
+  ${USAGE}
 
-Options:
+OPTIONS
       --event NAME             the event name, for payloads that do not carry one (Copilot CLI)
       --plugin                 rgraph runs as the harness's plugin (its tool is named so)
   -h, --help                   show this help
+
+EXAMPLES
+  # what 'rgraph install claude-code' registers for every hook event (the payload on stdin)
+  $ rgraph hook claude-code < payload.json
+
+  # Copilot CLI names no event in its payload: install passes it
+  $ rgraph hook copilot --event preToolUse < payload.json
 `;
 
 /**

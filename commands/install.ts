@@ -32,7 +32,8 @@ function spec(action: Plan["action"]) {
       scope: {
         type: "string",
         arg: "SCOPE",
-        help: "project (the directory, default) or user (your home)",
+        help:
+          "project (the directory; the default) or user (your home: every project; what 'deno task setup' uses)",
       },
       dir: {
         type: "string",
@@ -51,6 +52,28 @@ function spec(action: Plan["action"]) {
           : "the command given to 'rgraph install --command', to find hooks it does not recognise",
       },
     },
+    examples: action === "install"
+      ? [
+        {
+          does: "Claude Code, for every project of yours",
+          run: "rgraph install claude-code --scope user",
+        },
+        {
+          does: "Codex, in this project only (then trust its hooks in /hooks)",
+          run: "rgraph install codex",
+        },
+        {
+          does: "show what it would change, and change nothing",
+          run: "rgraph install cursor --scope user --dry-run",
+        },
+      ] as const
+      : [
+        {
+          does: "take rgraph out of Claude Code for your user",
+          run: "rgraph uninstall claude-code --scope user",
+        },
+        { does: "take rgraph out of this project's Codex config", run: "rgraph uninstall codex" },
+      ] as const,
   } as const;
 }
 

@@ -25,6 +25,26 @@ const SPEC = {
     page: { type: "string", arg: "N", help: "page of a long thread or list (default 1)" },
     json: { type: "boolean", help: "print the answer as JSON" },
   },
+  more: [
+    "<address> is any of:",
+    "  a GitHub URL            https://github.com/OWNER/REPO/issues/N, …/pull/N, …/issues?q=…",
+    "  an item or repository   OWNER/REPO#N, OWNER/REPO",
+    "  a canonical key         github:OWNER/REPO#N, github:OWNER/REPO/issues?label=bug&state=open",
+    '  a gh command line       "gh issue view N -R OWNER/REPO", "gh pr list -R OWNER/REPO -l bug"',
+    "The answer starts 'rgraph: hit', 'subsumed' (from a broader stored list) or 'miss'.",
+  ],
+  examples: [
+    { does: "an issue or pull request", run: "rgraph lookup denoland/deno#123" },
+    { does: "a repository, from its URL", run: "rgraph lookup https://github.com/denoland/deno" },
+    {
+      does: "a list, as gh asks for it",
+      run: 'rgraph lookup "gh issue list -R denoland/deno -l bug"',
+    },
+    {
+      does: "the second page of a long thread, as JSON",
+      run: "rgraph lookup denoland/deno#123 --page 2 --json",
+    },
+  ],
 } as const;
 
 /**

@@ -36,6 +36,17 @@ const SPEC = {
     database: { type: "string", arg: "D", help: "database name (default: [store] database)" },
     json: { type: "boolean", help: "print the counts as JSON" },
   },
+  examples: [
+    {
+      does: "copy into a Memgraph or Neo4j on this machine",
+      run: "rgraph migrate --to bolt://127.0.0.1:7687",
+    },
+    {
+      does: "copy into a team's server, the password from a file",
+      run:
+        "rgraph migrate --to bolt+s://graph.team.example:7687 --user alice --password-stdin < pw.txt",
+    },
+  ],
 } as const;
 
 const BOLT = /^(bolt|neo4j)(\+s|\+ssc)?:\/\/[^\s/]+/;

@@ -24,6 +24,10 @@ const SPEC = {
     },
     json: { type: "boolean", help: "print the pause as JSON" },
   },
+  examples: [
+    { does: "record nothing until 'rgraph resume'", run: "rgraph pause" },
+    { does: "record nothing for the next two hours", run: "rgraph pause --for 2h" },
+  ],
 } as const;
 
 /** Runs `rgraph pause ARGS`. */

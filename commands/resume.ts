@@ -13,6 +13,7 @@ const SPEC = {
   summary: "Record Touches again after 'rgraph pause'",
   usage: "rgraph resume [--json]",
   options: { json: { type: "boolean", help: "print JSON" } },
+  examples: [{ does: "hooks record again", run: "rgraph resume" }],
 } as const;
 
 /** Runs `rgraph resume ARGS`. */

@@ -25,6 +25,12 @@ const SPEC = {
       help: "started by rgraph's harness plugin: writes the first config when there is none",
     },
   },
+  examples: [
+    {
+      does: "the MCP server on stdio, as a harness starts it (an MCP client speaks to it)",
+      run: "rgraph serve-mcp",
+    },
+  ],
 } as const;
 
 /** Runs the MCP server until the client closes stdin. */

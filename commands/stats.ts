@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dateFlag, parseCommand } from "../lib/cli.ts";
+import { DATE_FORMS, dateFlag, parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config/mod.ts";
 import { formatStats, statsReport } from "../lib/user_data/mod.ts";
 import { openStore } from "../lib/store/mod.ts";
@@ -21,9 +21,15 @@ const SPEC = {
     since: {
       type: "string",
       arg: "DATE",
-      help: "count only Touches recorded since DATE (YYYY-MM-DD or ISO 8601)",
+      help: "count only Touches recorded since DATE",
     },
   },
+  more: [`DATE is ${DATE_FORMS}.`],
+  examples: [
+    { does: "what memory saved you, all told", run: "rgraph stats" },
+    { does: "the last week only", run: "rgraph stats --since 1w" },
+    { does: "as JSON", run: "rgraph stats --json" },
+  ],
 } as const;
 
 /** Runs `rgraph stats ARGS`. */

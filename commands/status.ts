@@ -21,6 +21,13 @@ const SPEC = {
   options: {
     json: { type: "boolean", help: "print JSON" },
   },
+  examples: [
+    { does: "is memory filling itself?", run: "rgraph status" },
+    {
+      does: "the same, with the budgets and the local index, as JSON",
+      run: "rgraph status --json",
+    },
+  ],
 } as const;
 
 /** Runs `rgraph status ARGS`. */

@@ -50,6 +50,10 @@ const SPEC = {
       help: "start an automatic Sweep in its own process and return at once (session end)",
     },
   },
+  examples: [
+    { does: "fetch what is pending now (Sweeps also run by themselves)", run: "rgraph sweep" },
+    { does: "at most 20 Touches, the summary as JSON", run: "rgraph sweep --limit 20 --json" },
+  ],
 } as const;
 
 /** How long the session-end command waits for the harness's payload before it goes on. */

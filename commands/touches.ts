@@ -12,7 +12,7 @@
  * @module
  */
 
-import { dateFlag, noArguments, parseCommand, positiveInt } from "../lib/cli.ts";
+import { DATE_FORMS, dateFlag, noArguments, parseCommand, positiveInt } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config/mod.ts";
 import { UsageError } from "../lib/errors.ts";
 import { openStore } from "../lib/store/mod.ts";
@@ -34,7 +34,7 @@ const SPEC = {
     since: {
       type: "string",
       arg: "DATE",
-      help: "only Touches recorded since DATE (YYYY-MM-DD or ISO 8601)",
+      help: "only Touches recorded since DATE",
     },
     limit: {
       type: "string",
@@ -44,6 +44,18 @@ const SPEC = {
     all: { type: "boolean", help: "every Touch (what --json prints unless limited)" },
     json: { type: "boolean", help: "print one JSON array, streamed" },
   },
+  more: [
+    `DATE is ${DATE_FORMS}.`,
+    "The read column says FETCHED (your agent's tool), PROMPTED (a link in a prompt) or",
+    "CACHE READ (answered from memory); status is pending, resolved, unresolved:REASON or",
+    "served:hit|subsumed|miss.",
+  ],
+  examples: [
+    { does: "what your agents read today, newest first", run: "rgraph touches --since today" },
+    { does: "the last two hours", run: "rgraph touches --since 2h" },
+    { does: "one session", run: "rgraph touches --session 3f2c9a" },
+    { does: "every Touch, as a JSON array", run: "rgraph touches --json > touches.json" },
+  ],
 } as const;
 
 /** Writes all of `text` to stdout. */

@@ -26,6 +26,10 @@ const SPEC = {
     },
     "no-open": { type: "boolean", help: "print the URL only; do not open a browser" },
   },
+  examples: [
+    { does: "open your memory in the browser", run: "rgraph view" },
+    { does: "on a fixed port, printing the URL only", run: "rgraph view --port 4747 --no-open" },
+  ],
 } as const;
 
 function portFlag(value: string | undefined): number | null {

@@ -1,6 +1,12 @@
 /**
  * Shared plumbing for `commands/`: flag parsing with one-line usage errors and
- * generated help, so every command has the same flags and the same behaviour.
+ * generated help, so every command has the same flags, the same help layout
+ * (USAGE, OPTIONS, EXAMPLES, as `gh` prints them) and the same behaviour:
+ * `--help` prints and returns before the command does anything else.
+ *
+ * A command's help is its {@link CommandSpec}: a new command writes one, with
+ * at least one example (the type requires it), and `rgraph help <command>`,
+ * `rgraph <command> --help` and the CLI tests pick it up from there.
  *
  * @example
  * ```ts
@@ -13,6 +19,7 @@
  *     session: { type: "string", help: "only this session" },
  *     json: { type: "boolean", help: "print JSON" },
  *   },
+ *   examples: [{ does: "every Touch as JSON", run: "rgraph touches --json" }],
  * } as const;
  * const parsed = parseCommand(spec, ["--json"]);
  * parsed?.values.json; // true
@@ -22,6 +29,7 @@
 
 import { parseArgs } from "node:util";
 import { UsageError } from "./errors.ts";
+import { parseDuration } from "./time.ts";
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -33,6 +41,12 @@ export interface OptionSpec {
   arg?: string;
 }
 
+/** One example in a command's help: what it does, and the command line that does it. */
+export interface Example {
+  does: string;
+  run: string;
+}
+
 /** A command's flags and help. */
 export interface CommandSpec {
   name: string;
@@ -41,6 +55,10 @@ export interface CommandSpec {
   options: Record<string, OptionSpec>;
   /** Named positionals, for help only. */
   positionals?: string;
+  /** Lines shown between the options and the examples (what an argument may be, say). */
+  more?: readonly string[];
+  /** At least one: a newcomer learns a command from its examples first. */
+  examples: readonly [Example, ...Example[]];
 }
 
 type Values<S extends CommandSpec> = {
@@ -55,8 +73,11 @@ export interface Parsed<S extends CommandSpec> {
   positionals: string[];
 }
 
-/** The help text of a command. */
-function helpText(spec: CommandSpec): string {
+/**
+ * The help text of a command: summary, USAGE, OPTIONS, any more lines, and
+ * EXAMPLES (each a `# what it does` comment over its `$ rgraph …` line).
+ */
+export function helpText(spec: CommandSpec): string {
   const rows = Object.entries(spec.options).map(([name, o]) => {
     const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}${
       o.type === "string" ? ` ${o.arg ?? "VALUE"}` : ""
@@ -64,7 +85,10 @@ function helpText(spec: CommandSpec): string {
     return `  ${flag.padEnd(28)} ${o.help}`;
   });
   rows.push(`  ${"-h, --help".padEnd(28)} show this help`);
-  return `${spec.summary}\n\nUsage: ${spec.usage}\n\nOptions:\n${rows.join("\n")}\n`;
+  const more = spec.more?.length ? `\n${spec.more.map((l) => l && `  ${l}`).join("\n")}\n` : "";
+  const examples = spec.examples.map((e) => `  # ${e.does}\n  $ ${e.run}`).join("\n\n");
+  return `${spec.summary}\n\nUSAGE\n  ${spec.usage}\n\nOPTIONS\n${rows.join("\n")}\n${more}\n` +
+    `EXAMPLES\n${examples}\n`;
 }
 
 /**
@@ -122,19 +146,36 @@ export function positiveInt(
   return n;
 }
 
+/** How a date flag says what it takes, in its help and in its error. */
+export const DATE_FORMS = "a date (2026-01-31, 2026-01-31T12:00:00Z), today, yesterday, " +
+  "or a duration ago (30m, 2h, 1d, 1w)";
+
 /**
- * A date flag's value (`YYYY-MM-DD`, midnight UTC, or an ISO 8601 time) as
- * the ISO string Touches are compared with, or a usage error naming the flag.
+ * A date flag's value as the ISO string Touches are compared with, or a
+ * usage error naming the flag. It takes what every date-taking flag takes:
+ * `YYYY-MM-DD` (midnight UTC) or an ISO 8601 time, `today` or `yesterday`
+ * (midnight UTC, as Touches' times are shown), or a duration as
+ * `rgraph pause --for` takes it, meaning that long before `now`.
+ *
+ * @example
+ * ```ts
+ * dateFlag("touches", "since", "2h", new Date("2026-12-01T12:00:00Z")); // "2026-12-01T10:00:00.000Z"
+ * ```
  */
-export function dateFlag(command: string, flag: string, text: string): string {
+export function dateFlag(command: string, flag: string, text: string, now = new Date()): string {
+  const word = text.trim().toLowerCase();
+  if (word === "today" || word === "yesterday") {
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    return new Date(midnight - (word === "yesterday" ? 86_400_000 : 0)).toISOString();
+  }
+  const ago = parseDuration(word);
+  if (ago !== null) return new Date(now.getTime() - ago).toISOString();
   const ok = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(
     text,
   );
   const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
   if (!ok || Number.isNaN(date.getTime())) {
-    throw new UsageError(
-      `rgraph ${command}: --${flag} takes a date like 2026-01-31 or 2026-01-31T12:00:00Z, not '${text}'`,
-    );
+    throw new UsageError(`rgraph ${command}: --${flag} takes ${DATE_FORMS}, not '${text}'`);
   }
   return date.toISOString();
 }

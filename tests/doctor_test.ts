@@ -482,3 +482,29 @@ Deno.test("doctor's details carry no terminal colour codes, even from a child th
     await box.cleanup();
   }
 });
+
+Deno.test("doctor with a config but no harness wired warns, with the command that wires one, and stops warning once one is", async () => {
+  const box = await sandbox();
+  try {
+    const dir = await project(box);
+    const { code, checks } = await doctor(box, dir);
+    assert.equal(code, 0, "a warning does not fail the report");
+    const none = find(checks, "harnesses") as Check & { warning?: boolean };
+    assert.equal(none.warning, true);
+    assert.match(none.detail, /^no harness runs rgraph .*: nothing is recorded$/);
+    assert.match(none.fix, /rgraph install claude-code --scope user/);
+    assert.match(none.fix, /plugin/);
+    const text = await box.rgraph(["doctor", "--dir", dir]);
+    assert.match(
+      text.stdout,
+      /^WARN harnesses: no harness runs rgraph .* — fix: wire one: rgraph install claude-code --scope user/m,
+    );
+
+    const r = await box.rgraph(["install", "cursor", "--dir", dir]);
+    assert.equal(r.code, 0, r.stderr);
+    const wired = await doctor(box, dir);
+    assert.equal(wired.checks.find((c) => c.check === "harnesses"), undefined);
+  } finally {
+    await box.cleanup();
+  }
+});

@@ -37,7 +37,7 @@ Deno.test("touches: the table shows the newest 50 and says how to see more; --li
     assert.equal(table.code, 0, table.stderr);
     const newest = Array.from({ length: COUNT }, (_, i) => address(COUNT - 1 - i));
     assert.deepEqual(tableAddresses(table.stdout), newest.slice(0, 50));
-    assert.match(table.stdout, /^recorded\s+provenance/);
+    assert.match(table.stdout, /^recorded\s+read\s+status/);
     assert.match(table.stdout, /the newest 50 shown; --limit N, --since DATE or --all shows more/);
 
     const three = await sb.rgraph(["touches", "--limit", "3"]);
@@ -82,7 +82,7 @@ Deno.test("touches: bad --limit, --limit with --all and a bad --since are one-li
       const [args, says] of [
         [["--limit", "0"], /--limit takes a whole number/],
         [["--limit", "3", "--all"], /--limit and --all cannot be used together/],
-        [["--since", "yesterday"], /--since takes a date/],
+        [["--since", "last week"], /--since takes a date .*or a duration ago/],
       ] as const
     ) {
       const r = await sb.rgraph(["touches", ...args]);
@@ -91,6 +91,38 @@ Deno.test("touches: bad --limit, --limit with --all and a bad --since are one-li
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
       assert.match(r.stderr, says);
     }
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("touches --since takes a duration, today and yesterday, as pause --for and forget do", async () => {
+  const sb = await sandbox();
+  try {
+    const now = Date.now();
+    const ago = (ms: number) => new Date(now - ms).toISOString();
+    const store = openEmbeddedStore(sb.dbPath);
+    await store.recordTouches([
+      touch("alice", "github:acme/rocket#1", { recorded_at: ago(3 * 86_400_000) }),
+      touch("alice", "github:acme/rocket#2", { recorded_at: ago(3 * 3_600_000) }),
+      touch("alice", "github:acme/rocket#3", { recorded_at: ago(10 * 60_000) }),
+    ]);
+    await store.close();
+    const since = async (value: string) => {
+      const r = await sb.rgraph(["touches", "--since", value]);
+      assert.equal(r.code, 0, r.stderr);
+      return tableAddresses(r.stdout);
+    };
+    assert.deepEqual(await since("1h"), ["github:acme/rocket#3"]);
+    assert.deepEqual(await since("4h"), ["github:acme/rocket#3", "github:acme/rocket#2"]);
+    assert.deepEqual(await since("1w"), [
+      "github:acme/rocket#3",
+      "github:acme/rocket#2",
+      "github:acme/rocket#1",
+    ]);
+    // Yesterday's midnight (UTC) is at most two days back: the 3-day-old Touch is before it.
+    assert.ok(!(await since("yesterday")).includes("github:acme/rocket#1"));
+    assert.ok((await since("yesterday")).includes("github:acme/rocket#3"));
   } finally {
     await sb.cleanup();
   }

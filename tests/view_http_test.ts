@@ -208,3 +208,51 @@ Deno.test("view: the browser is handed a private file, never the token on a comm
     await sb.cleanup();
   }
 });
+
+Deno.test("view: its numbers and words are the terminal's — whole requests avoided, sizes and Touch labels as stats and touches print them", async () => {
+  const { viewScenario } = await import("./view_scenario.ts");
+  const w = await viewScenario();
+  const view = await startView(w.sb);
+  try {
+    const api = { host: `127.0.0.1:${view.port}`, "x-rgraph-token": view.token };
+    const value = JSON.parse((await rawGet(view.port, "/api/value", api)).body);
+    const avoided = value.stats.requests_avoided;
+    // The scenario's subsumed Listing avoids a fraction of a page: the estimate is summed, then rounded.
+    assert.ok(Number.isInteger(avoided) && avoided > 0, `requests avoided: ${avoided}`);
+    const stats = await w.sb.rgraph(["stats", "--json"]);
+    assert.equal(JSON.parse(stats.stdout).requests_avoided, avoided, "stats --json says the same");
+    const text = (await w.sb.rgraph(["stats"])).stdout;
+    assert.match(text, new RegExp(`^GitHub requests avoided +${avoided}$`, "m"));
+    assert.equal(value.stats_text, text.trimEnd(), "the view shows stats' own text");
+    assert.match(text, /^Store size +\d+\.\d (KB|MB)$/m);
+    const doctor = JSON.parse((await w.sb.rgraph(["doctor", "--json"])).stdout) as {
+      check: string;
+      detail: string;
+    }[];
+    const store = doctor.find((c) => c.check === "store")?.detail ?? "";
+    const size = /Store size +(.+)$/m.exec(text)?.[1];
+    assert.ok(size && store.includes(`; ${size})`), `doctor's store line "${store}" has ${size}`);
+
+    // Each Touch's read and status, in the words `rgraph touches` prints.
+    const sessions = JSON.parse((await rawGet(view.port, "/api/sessions", api)).body);
+    const shown = sessions.sessions.flatMap((s: { touches: unknown[] }) => s.touches) as {
+      id: string;
+      read: string;
+      status_text: string;
+    }[];
+    const table = (await w.sb.rgraph(["touches", "--all"])).stdout.split("\n");
+    assert.match(table[0], /^recorded\s+read\s+status\s+address/);
+    const rows = table.slice(1).filter((l) => l.trim() !== "").map((l) => l.split(/\s{2,}/));
+    const seen = (t: { read: string; status_text: string }) => `${t.read} ${t.status_text}`;
+    assert.deepEqual(
+      shown.map(seen).sort(),
+      rows.map((r) => `${r[1]} ${r[2]}`).sort(),
+      "the same reads and statuses, Touch for Touch",
+    );
+    assert.ok(shown.some((t) => seen(t) === "CACHE READ served:subsumed"));
+    assert.ok(shown.some((t) => seen(t) === "PROMPTED resolved"));
+  } finally {
+    await view.stop();
+    await w.close();
+  }
+});

@@ -300,8 +300,12 @@ export function loadConfig(file: string = configPath()): Config {
 /** The configured user id, or a clear error (reads of Touches fail closed). */
 export function requireUserId(config: Config): string {
   if (!config.identity.user_id) {
+    // A newcomer's first command meets this before any config exists: say what creates one
+    // (install and the plugin write a first config only where there is none).
+    const creates = config.exists ? "" : " (it does not exist yet: 'rgraph install <harness>' " +
+      "or rgraph's harness plugin writes it with your login name)";
     throw new UserError(
-      `no identity configured: set [identity] user_id in ${config.file}`,
+      `no identity configured: set [identity] user_id in ${config.file}${creates}`,
     );
   }
   return config.identity.user_id;

@@ -136,8 +136,13 @@ function survey(harness: HarnessId, scope: Scope, dir: string, command?: string)
 /**
  * The checks of one harness: every scope rgraph is installed in; when it is in
  * none but the project has the harness's config, one failure saying so.
+ * `wired` says whether rgraph reaches the harness at all (an install or a
+ * plugin), so the report can say when no harness records anything.
  */
-export async function harnessChecks(harness: HarnessId, options: DoctorOptions): Promise<Check[]> {
+export async function harnessChecks(
+  harness: HarnessId,
+  options: DoctorOptions,
+): Promise<{ checks: Check[]; wired: boolean }> {
   const surveys = (["project", "user"] as Scope[]).map((scope) =>
     survey(harness, scope, options.dir, options.command)
   );
@@ -146,7 +151,7 @@ export async function harnessChecks(harness: HarnessId, options: DoctorOptions):
   const plugins = pluginInstalls(harness, { home, dir: options.dir });
   if (installed.length === 0 && plugins.length === 0) {
     const project = surveys[0];
-    return project.configured
+    const checks = project.configured
       ? [
         fail(
           `${harness}`,
@@ -155,6 +160,7 @@ export async function harnessChecks(harness: HarnessId, options: DoctorOptions):
         ),
       ]
       : [];
+    return { checks, wired: false };
   }
   const out: Check[] = [];
   for (const s of installed) out.push(...await scopeChecks(harness, s, options));
@@ -178,7 +184,7 @@ export async function harnessChecks(harness: HarnessId, options: DoctorOptions):
   }
   const version = await versionCheck(harness);
   if (version) out.push(version);
-  return out;
+  return { checks: out, wired: true };
 }
 
 async function scopeChecks(

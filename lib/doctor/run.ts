@@ -20,7 +20,7 @@
 import { type Config, configPath, loadConfig } from "../config/mod.ts";
 import { HARNESS_IDS } from "../install/mod.ts";
 import { firstLine } from "../errors.ts";
-import { type Check, type DoctorOptions, fail, ok } from "./check.ts";
+import { type Check, type DoctorOptions, fail, ok, warn } from "./check.ts";
 import { storeChecks, tokenCheck } from "./store.ts";
 import { harnessChecks } from "./harness.ts";
 import { pausedUntil, pauseState } from "../capture/mod.ts";
@@ -46,6 +46,21 @@ function captureCheck(config: Config): Check {
   return ok("capture", kept.length ? `${state}; excluded: ${kept.join("; ")}` : state);
 }
 
+/**
+ * No harness runs rgraph (no install in the home or the project, no plugin):
+ * everything else may pass while nothing is ever recorded, so it is said,
+ * with the command that wires one.
+ */
+function noHarness(dir: string): Check {
+  return warn(
+    "harnesses",
+    `no harness runs rgraph (none wired for your user or in ${dir}): nothing is recorded`,
+    `wire one: rgraph install claude-code --scope user (or ${
+      HARNESS_IDS.filter((h) => h !== "claude-code").join(", ")
+    }; see 'rgraph help install'), or install rgraph's plugin for your harness`,
+  );
+}
+
 /** Runs every check; never throws. */
 export async function runChecks(options: DoctorOptions): Promise<Check[]> {
   const checks: Check[] = [];
@@ -57,7 +72,8 @@ export async function runChecks(options: DoctorOptions): Promise<Check[]> {
       config.exists ? ok("config file", `${file} (readable)`) : fail(
         "config file",
         `${file} does not exist`,
-        `create ${file} with [identity] user_id = "<you>"`,
+        `run 'rgraph install <harness>' (or start rgraph's harness plugin), which creates it; ` +
+          `or create ${file} with [identity] user_id = "<you>"`,
       ),
     );
   } catch (e) {
@@ -85,6 +101,12 @@ export async function runChecks(options: DoctorOptions): Promise<Check[]> {
     const sweeps = sweepCheck(config, store.stats);
     if (sweeps) checks.push(sweeps);
   }
-  for (const harness of HARNESS_IDS) checks.push(...await harnessChecks(harness, options));
+  let wired = 0;
+  for (const harness of HARNESS_IDS) {
+    const found = await harnessChecks(harness, options);
+    checks.push(...found.checks);
+    if (found.wired) wired++;
+  }
+  if (wired === 0) checks.push(noHarness(options.dir));
   return checks;
 }

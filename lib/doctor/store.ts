@@ -19,15 +19,12 @@ import {
   type UserStats,
 } from "../store/mod.ts";
 import { firstLine } from "../errors.ts";
+import { formatSize } from "../host/mod.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 
 /** The store as doctor names it: the graph store's URL without its credentials, else the file. */
 function storeName(config: Config): string {
   return config.store.url === null ? config.store.path : printableUrl(config.store.url);
-}
-
-function megabytes(bytes: number | null): string {
-  return bytes === null ? "size unknown" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /**
@@ -78,7 +75,7 @@ async function storeChecksWith(
         ok(
           "store",
           `${where} (${store.kind}; ${resources} resources, ${m.comments} comments; ${
-            megabytes(m.size_bytes)
+            m.size_bytes === null ? "size unknown" : formatSize(m.size_bytes)
           })`,
         ),
       );

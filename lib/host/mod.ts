@@ -16,3 +16,4 @@
 
 export * from "./private_files.ts";
 export * from "./which.ts";
+export * from "./size.ts";

@@ -12,5 +12,12 @@
  */
 
 export { formatStats, type StatsReport, statsReport } from "./stats.ts";
-export { statusText, touchJson, TouchJsonPages, touchTable, TouchTablePages } from "./touches.ts";
+export {
+  readText,
+  statusText,
+  touchJson,
+  TouchJsonPages,
+  touchTable,
+  TouchTablePages,
+} from "./touches.ts";
 export { forget, forgetJson, type ForgetReport, formatForget } from "./forget.ts";

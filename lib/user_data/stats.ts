@@ -17,6 +17,7 @@
 
 import type { MemoryStats, UserStats } from "../store/mod.ts";
 import { neutralizeLine } from "../untrusted.ts";
+import { formatSize } from "../host/mod.ts";
 
 /** The report, as `rgraph stats --json` prints it. */
 export interface StatsReport {
@@ -46,7 +47,9 @@ export function statsReport(
     user_id: userId,
     since,
     cache_reads: { ...reads, total: reads.hit + reads.subsumed + reads.miss },
-    requests_avoided: user.requests_avoided,
+    // An estimate summed from fractions of a request (a page of a Listing): a whole number is
+    // what it can honestly claim, and every output (text, JSON, the view) shows this one.
+    requests_avoided: Math.round(user.requests_avoided),
     touches: { pending: user.pending, resolved: user.resolved, unresolved: user.unresolved },
     memory: {
       resources: { ...r, total: r.repository + r.issue + r.pull_request },
@@ -55,12 +58,6 @@ export function statsReport(
       size_bytes: memory.size_bytes,
     },
   };
-}
-
-function size(bytes: number | null): string {
-  if (bytes === null) return "unknown";
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function parts(entries: [string, number][]): string {
@@ -92,7 +89,7 @@ export function formatStats(r: StatsReport): string {
     ["Pending Touches", r.touches.pending, ""],
     ["Resolved Touches", r.touches.resolved, ""],
     ["Unresolved Touches", unresolved.reduce((a, [, n]) => a + n, 0), parts(unresolved)],
-    ["Store size", size(r.memory.size_bytes), ""],
+    ["Store size", formatSize(r.memory.size_bytes), ""],
   ];
   const head = `rgraph stats for ${neutralizeLine(r.user_id)}${r.since ? ` since ${r.since}` : ""}`;
   return [head, ...rows.map(([k, v, d]) => `${k.padEnd(24)} ${String(v).padStart(7)}${d}`)].join(

@@ -52,12 +52,28 @@ export function statusText(t: Pick<Touch, "status" | "reason" | "outcome">): str
   return t.status;
 }
 
+/**
+ * What kind of read a Touch is, in the words `touches`, the view and `stats`
+ * share: `CACHE READ` (answered from memory), else its provenance, `FETCHED`
+ * or `PROMPTED`.
+ *
+ * @example
+ * ```ts
+ * readText({ provenance: "FETCHED", status: "served" }); // "CACHE READ"
+ * ```
+ */
+export function readText(
+  t: Pick<Touch, "provenance" | "status">,
+): "CACHE READ" | Touch["provenance"] {
+  return t.status === "served" ? "CACHE READ" : t.provenance;
+}
+
 /** The widest an address cell gets; the JSON form has it whole. */
 const ADDRESS_SHOWN = 300;
 /** The widest any other cell gets (ids, tool names: short unless hostile). */
 const CELL_SHOWN = 120;
 
-const HEAD = ["recorded", "provenance", "status", "address", "via", "session"];
+const HEAD = ["recorded", "read", "status", "address", "via", "session"];
 
 /**
  * A Touch's table cells. Every cell is untrusted text (a hook payload's ids
@@ -67,7 +83,7 @@ const HEAD = ["recorded", "provenance", "status", "address", "via", "session"];
 function cells(t: Touch): string[] {
   return [
     clipLine(t.recorded_at.replace("T", " ").replace(/\.\d+Z$/, "Z"), CELL_SHOWN),
-    clipLine(t.provenance, CELL_SHOWN),
+    clipLine(readText(t), CELL_SHOWN),
     clipLine(statusText(t), CELL_SHOWN),
     t.limit === null
       ? clipLine(t.address, ADDRESS_SHOWN)

@@ -15,7 +15,10 @@
 
 import type { Edge, ResourceHead } from "../store/mod.ts";
 import type { Resource, Touch } from "../types.ts";
-import { statusText, touchJson } from "../user_data/mod.ts";
+import { readText, statusText, touchJson } from "../user_data/mod.ts";
+
+/** A Touch as the page shows it: its JSON, with its read and status in `rgraph touches`' words. */
+export type ShownTouch = ReturnType<typeof touchJson> & { read: string; status_text: string };
 
 /** One harness session's Touches, in time order. */
 export interface SessionView {
@@ -26,7 +29,7 @@ export interface SessionView {
   /** How many Touches of each status as `rgraph touches` writes it (`served:hit`, `unresolved:not_found`). */
   counts: Record<string, number>;
   /** The session's Touches in time order: its newest {@link TOUCHES_SHOWN} at most. */
-  touches: ReturnType<typeof touchJson>[];
+  touches: ShownTouch[];
   /** How many earlier Touches of the session are left out. */
   earlier: number;
 }
@@ -61,7 +64,7 @@ export function sessionsOf(touches: Touch[]): SessionView[] {
     if (t.recorded_at > g.last) g.last = t.recorded_at;
     const label = statusText(t);
     g.counts[label] = (g.counts[label] ?? 0) + 1;
-    g.touches.push(touchJson(t));
+    g.touches.push({ ...touchJson(t), read: readText(t), status_text: label });
     if (g.touches.length > TOUCHES_SHOWN) {
       g.touches.shift();
       g.earlier++;

@@ -83,11 +83,8 @@ function statusClass(label) {
 // --- Sessions -------------------------------------------------------------------
 
 function touchRow(t) {
-  const label = t.status === "unresolved" && t.reason
-    ? `unresolved:${t.reason}`
-    : t.status === "served" && t.outcome
-    ? `served:${t.outcome}`
-    : t.status;
+  // The words `rgraph touches` prints, computed by the server (lib/user_data/touches.ts).
+  const label = t.status_text;
   const target = t.target ?? (t.status === "resolved" ? t.address : null);
   return h(
     "tr",
@@ -96,7 +93,7 @@ function touchRow(t) {
     h(
       "td",
       { class: "provenance" },
-      t.provenance === "FETCHED" && t.status === "served" ? "CACHE READ" : t.provenance,
+      t.read,
     ),
     h("td", {}, h("span", { class: statusClass(label), "data-status": label }, label)),
     h(
@@ -148,9 +145,7 @@ function sessionBlock(g, index) {
         h(
           "tr",
           {},
-          ["recorded", "provenance", "status", "address", "tool", "detail"].map((c) =>
-            h("th", {}, c)
-          ),
+          ["recorded", "read", "status", "address", "tool", "detail"].map((c) => h("th", {}, c)),
         ),
       ),
       h("tbody", {}, g.touches.map(touchRow)),
