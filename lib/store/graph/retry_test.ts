@@ -175,3 +175,26 @@ Deno.test("retrying gives up at once on what cannot pass, and after the deadline
   assert.ok(waited <= 2_000, `waited ${waited} ms`);
   assert.ok(attempts > 3 && Math.max(...time.pauses) <= 1_000);
 });
+
+Deno.test("retrying waits out conflicts far longer than a lost server", async () => {
+  const time = fakeTime();
+  let conflicts = 0;
+  // Conflicts for 20 s (a teammate's long write holding the lock), then the write goes through.
+  const out = await retrying(() => {
+    if (time.policy.now() < 20_000) {
+      conflicts++;
+      return Promise.reject(NEO4J.deadlock);
+    }
+    return Promise.resolve("committed");
+  }, time.policy);
+  assert.equal(out, "committed");
+  assert.ok(conflicts > 10 && Math.max(...time.pauses) <= 3_000, `pauses ${time.pauses}`);
+
+  const lost = fakeTime();
+  await assert.rejects(
+    retrying(() => Promise.reject(error("connection lost", "ServiceUnavailable")), lost.policy),
+    /connection lost/,
+  );
+  const waited = lost.pauses.reduce((a, b) => a + b, 0);
+  assert.ok(waited <= 10_000, `a lost server is told within 10 s, waited ${waited} ms`);
+});
