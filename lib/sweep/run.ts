@@ -63,9 +63,10 @@ const HELD_POLL_MS = 200;
 const LIVE_LEASE_MS = 40_000;
 
 /**
- * A lease owner id that sorts by when its Sweep started: of two Sweeps
- * leasing one repository's Touches, the one started first does its work and
- * the other waits (see `#heldEarlier`), whatever their leases' renewals.
+ * A lease owner id that sorts by when it was made, just before a Sweep's
+ * first lease: of two Sweeps leasing one repository's Touches, the one that
+ * leased first does its work and the other waits (see `#heldEarlier`),
+ * however long each took to start and whatever their leases' renewals.
  */
 function newOwner(): string {
   return `sweep-${Date.now().toString(36).padStart(10, "0")}-${crypto.randomUUID()}`;
@@ -148,7 +149,7 @@ class Run implements SweepContext {
   constructor(
     readonly store: Store,
     readonly openSource: SourceFactory,
-    readonly owner: string,
+    public owner: string,
     readonly options: SweepOptions,
   ) {}
 
@@ -313,6 +314,8 @@ class Run implements SweepContext {
     // A run longer than its lease could lease its own Touches again: never twice.
     const seen = new Set<string>();
     const leaseMs = Math.min(this.options.leaseMs ?? 120_000, LIVE_LEASE_MS);
+    // Named as it first leases (see newOwner), unless the caller named it.
+    if (this.options.owner === undefined) this.owner = newOwner();
     const heart = this.#heartbeat(leaseMs);
     try {
       while (this.summary.touches < limit && !this.#stop) {
@@ -580,6 +583,6 @@ export async function sweep(
   options: SweepOptions = {},
 ): Promise<SweepSummary> {
   const factory = typeof source === "function" ? source : () => Promise.resolve(source);
-  const run = new Run(store, factory, options.owner ?? newOwner(), options);
+  const run = new Run(store, factory, options.owner ?? "", options);
   return await run.run();
 }
