@@ -34,8 +34,8 @@ export interface TeamLoadOptions {
   /** Hook processes per user (each one Touch). */
   hooks: number;
   latencyMs: number;
-  /** `rgraph sweep --lease` (seconds); a live Sweep's lease runs at most 40 s between renewals. */
-  leaseSeconds: number;
+  /** `rgraph sweep --lease` (seconds); none: the default (40 s between a live Sweep's renewals). */
+  leaseSeconds?: number;
 }
 
 /** What the run saw: the load table's row and what the assertions check. */
@@ -133,10 +133,11 @@ async function teammate(user: string, url: string, gh: Emulator): Promise<Sandbo
 }
 
 /** A running `rgraph sweep --json` of `sb`. */
-function startSweep(sb: Sandbox, leaseSeconds: number): Deno.ChildProcess {
+function startSweep(sb: Sandbox, leaseSeconds: number | undefined): Deno.ChildProcess {
   const { command, args } = rgraphCommand();
+  const lease = leaseSeconds === undefined ? [] : ["--lease", String(leaseSeconds)];
   return new Deno.Command(command, {
-    args: [...args, "sweep", "--json", "--lease", String(leaseSeconds)],
+    args: [...args, "sweep", "--json", ...lease],
     env: sb.env,
     cwd: sb.dir,
     stdin: "null",

@@ -7,7 +7,7 @@
  *
  * Targets: nothing lost or duplicated, no failed Sweep, no error answer,
  * GitHub requests ≤ 1.5× the reference, the killed Sweep's work settled
- * within 60 s of the kill (Sweeps ask for the default 120 s lease).
+ * within 60 s of the kill (Sweeps take the default lease).
  *
  * Uses the server `RGRAPH_TEST_NEO4J_URL` names (holding its test lock, and
  * emptying it), else starts one of its own.
@@ -22,8 +22,6 @@ import { freshServer } from "./_neo4j.ts";
 const USERS = 10;
 const HOOKS = 60;
 const LATENCY = 100;
-/** What `rgraph sweep` asks for by default. */
-const LEASE_SECONDS = 120;
 
 const ok = (cond: boolean) => (cond ? "OK" : "MISSED");
 
@@ -33,7 +31,6 @@ function run(url: string): Promise<TeamLoadReport> {
     users: USERS,
     hooks: HOOKS,
     latencyMs: LATENCY,
-    leaseSeconds: LEASE_SECONDS,
   });
 }
 
