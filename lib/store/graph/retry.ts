@@ -10,7 +10,10 @@
  *   second wait and match, Memgraph checks at commit and fails the second
  *   with a *ClientError* ("Unable to commit due to unique constraint
  *   violation on :Touch(id)"), which the driver does not retry; run again,
- *   its MERGE finds the committed node, so it is retried here;
+ *   its MERGE finds the committed node, so it is retried here; so is its
+ *   "Unable to commit due to serialization error." (also a ClientError),
+ *   which Memgraph's documentation names the same write-write conflict as
+ *   "Cannot resolve conflicting transactions" and says to retry;
  * - DDL that cannot get storage access in time (Memgraph: "Cannot get
  *   read-only access to the storage…"): transient, but DDL runs outside
  *   transactions, where the driver never retries, so schema setup retries
@@ -52,11 +55,15 @@ function parts(e: unknown): { code: string; message: string } {
 /** Memgraph's code for every query error it reports as the client's. */
 export const MEMGRAPH_CLIENT_ERROR = "Memgraph.ClientError.MemgraphError.MemgraphError";
 
-/** Memgraph found at commit that a uniquely-keyed node this transaction created exists already. */
+/**
+ * Memgraph found at commit that this transaction conflicts with one that
+ * committed first: a uniquely-keyed node it created exists already, or a
+ * write-write conflict (a serialization error).
+ */
 export function isCommitConflict(e: unknown): boolean {
   const { code, message } = parts(e);
   return code === MEMGRAPH_CLIENT_ERROR &&
-    /^Unable to commit due to unique constraint violation/.test(message);
+    /^Unable to commit due to (unique constraint violation|serialization error)/.test(message);
 }
 
 /** Whether running the same transaction (or DDL statement) again can succeed. */

@@ -56,6 +56,7 @@ const MEMGRAPH = {
     "Unable to create unique constraint :Session(session_id), because an existing node violates it.",
     MEMGRAPH_CLIENT_ERROR,
   ),
+  // Its documentation: the same write-write conflict as writeConflict, to be retried.
   serialization: error("Unable to commit due to serialization error.", MEMGRAPH_CLIENT_ERROR),
 };
 
@@ -84,6 +85,7 @@ Deno.test("retryable: conflicts and busy servers, never a construct the server l
   assert.ok(isCommitConflict(MEMGRAPH.uniqueAtCommit));
   assert.ok(isRetryable(MEMGRAPH.uniqueAtCommit), "Memgraph's unique violation at commit");
   assert.ok(isRetryable(MEMGRAPH.writeConflict));
+  assert.ok(isRetryable(MEMGRAPH.serialization), "Memgraph's serialization error at commit");
   assert.ok(isRetryable(MEMGRAPH.storageAccess));
   assert.ok(isRetryable(NEO4J.deadlock));
   assert.ok(isRetryable(error("connection lost", "ServiceUnavailable")));
@@ -93,7 +95,6 @@ Deno.test("retryable: conflicts and busy servers, never a construct the server l
       MEMGRAPH.syntax,
       MEMGRAPH.mergeNull,
       MEMGRAPH.violatingData,
-      MEMGRAPH.serialization,
       NEO4J.indexInTheWay,
       NEO4J.syntax,
       new Error("a bug"),
