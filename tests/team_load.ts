@@ -57,6 +57,8 @@ export interface TeamLoadReport {
   errorAnswers: string[];
   /** GitHub requests: the team's, and one user's for the same union of addresses. */
   requests: number;
+  /** The Sweeps that sent any, with how many (the killed one's are not reported). */
+  senders: string[];
   reference: number;
   /** From the `kill -9` until every Touch of the killed Sweep's user was settled. */
   recoveryMs: number;
@@ -71,11 +73,16 @@ const { owner: PY_OWNER, name: PY } = FACTS.pythonClient;
 
 /**
  * What the team reads, as the hook sees an agent read it: two repositories,
- * a labelled Listing, then issues and pull requests of both repositories
- * taking turns (so any first `n` hold some of each).
+ * a labelled Listing, the long threads (their comments take pages of their
+ * own), then issues and pull requests of both repositories taking turns (so
+ * any first `n` hold some of each).
  */
 function pool(): { command: string; key: string }[] {
-  const big = Array.from({ length: 60 }, (_, i) => [BIG_OWNER, BIG, 100 + i] as const);
+  const threads = [FACTS.big.longThread, ...FACTS.big.otherLongThreads].map((t) => t.number);
+  const big = [
+    ...threads,
+    ...Array.from({ length: 60 }, (_, i) => 100 + i),
+  ].map((n) => [BIG_OWNER, BIG, n] as const);
   const py = Array.from({ length: 10 }, (_, i) => [PY_OWNER, PY, 1 + i] as const);
   const items = big.flatMap((b, i) => (i < py.length ? [b, py[i]] : [b])).map(([o, r, n]) => ({
     command: `gh issue view ${n} -R ${o}/${r}`,
@@ -146,13 +153,19 @@ function startSweep(sb: Sandbox, leaseSeconds: number | undefined): Deno.ChildPr
   }).spawn();
 }
 
-/** A Sweep's end: its summary, or why it failed. */
-async function ended(child: Deno.ChildProcess, who: string): Promise<string | null> {
+/** A Sweep's end: why it failed (null: it did not), and the GitHub requests it sent. */
+async function ended(
+  child: Deno.ChildProcess,
+  who: string,
+): Promise<{ failure: string | null; requests: number }> {
   const out = await child.output();
   const text = new TextDecoder();
-  if (out.code !== 0) return `${who}: exit ${out.code}: ${text.decode(out.stderr).trim()}`;
+  if (out.code !== 0) {
+    return { failure: `${who}: exit ${out.code}: ${text.decode(out.stderr).trim()}`, requests: 0 };
+  }
   const summary = JSON.parse(text.decode(out.stdout)) as SweepSummary;
-  return summary.errors.length ? `${who}: ${summary.errors.join("; ")}` : null;
+  const failure = summary.errors.length ? `${who}: ${summary.errors.join("; ")}` : null;
+  return { failure, requests: summary.requests };
 }
 
 /** One user's Sweep of the union on an emulator of its own: the requests one user sends. */
@@ -205,13 +218,14 @@ export async function teamLoad(o: TeamLoadOptions): Promise<TeamLoadReport> {
   const team = await Promise.all(names.map((u) => teammate(u, o.url, gh)));
   const reads = names.map((_, i) => readsOf(i, o.hooks));
   const clients: Client[] = [];
+  let answering = true;
+  let loops: Promise<void>[] = [];
   try {
     // Each teammate's MCP server answers `resource` in a loop while everything else runs.
     for (const sb of team) clients.push(await connect(sb));
-    let answering = true;
     const errorAnswers: string[] = [];
     let answers = 0;
-    const loops = clients.map(async (client, i) => {
+    loops = clients.map(async (client, i) => {
       for (let n = 0; answering; n++) {
         const a = await ask(client, reads[i][n % reads[i].length].key);
         answers++;
@@ -240,12 +254,12 @@ export async function teamLoad(o: TeamLoadOptions): Promise<TeamLoadReport> {
     await pooled(4, order.map((i) => hooks[i]));
 
     const failedSweeps: string[] = [];
+    const senders: string[] = [];
     let sweeps = 0;
-    const sweepers = team.flatMap((sb, u) =>
-      [0, 1].map((k) => ({ who: `${names[u]}/${k}`, child: startSweep(sb, o.leaseSeconds) }))
-    );
-    // The first teammate's first Sweep is killed once it holds leases.
-    const victim = sweepers[0];
+    // The first teammate's first Sweep leases first, and is killed mid-request (GitHub slow for
+    // it alone) as every other Sweep starts: they find its repositories held by a dead Sweep.
+    gh.setLatency(5_000);
+    const victim = startSweep(team[0], o.leaseSeconds);
     const leased = () =>
       read(
         o.url,
@@ -253,22 +267,33 @@ export async function teamLoad(o: TeamLoadOptions): Promise<TeamLoadReport> {
         { u: names[0] },
       );
     await until(async () => Number((await leased())[0].n) > 0, 120_000);
-    victim.child.kill("SIGKILL");
+    await until(() => Promise.resolve(gh.requests().total > 0), 60_000);
+    gh.setLatency(o.latencyMs);
+    const sweepers = team.flatMap((sb, u) =>
+      (u === 0 ? [1] : [0, 1]).map((k) => ({
+        who: `${names[u]}/${k}`,
+        child: startSweep(sb, o.leaseSeconds),
+      }))
+    );
+    victim.kill("SIGKILL");
     const killedAt = performance.now();
     const rest = Promise.all(
-      sweepers.slice(1).map(async (s) => {
-        const why = await ended(s.child, s.who);
+      sweepers.map(async (s) => {
+        const end = await ended(s.child, s.who);
         sweeps++;
-        if (why !== null) failedSweeps.push(why);
+        if (end.failure !== null) failedSweeps.push(end.failure);
+        if (end.requests > 0) senders.push(`${s.who} ${end.requests}`);
       }),
     );
-    await victim.child.status;
+    await victim.status;
     // The killed Sweep's teammate sweeps again, as an automatic Sweep would, until all is settled.
     let recoveryMs = Number.NaN;
     for (let round = 0; Number.isNaN(recoveryMs); round++) {
       if (round > 0) {
-        const why = await ended(startSweep(team[0], o.leaseSeconds), `${names[0]}/again`);
-        if (why !== null) failedSweeps.push(why);
+        const who = `${names[0]}/again`;
+        const end = await ended(startSweep(team[0], o.leaseSeconds), who);
+        if (end.failure !== null) failedSweeps.push(end.failure);
+        if (end.requests > 0) senders.push(`${who} ${end.requests}`);
       }
       if (await allSettled(team[0])) recoveryMs = performance.now() - killedAt;
       else await new Promise((r) => setTimeout(r, 1_000));
@@ -279,6 +304,7 @@ export async function teamLoad(o: TeamLoadOptions): Promise<TeamLoadReport> {
     await rest;
     answering = false;
     await Promise.all(loops);
+    loops = [];
 
     // What each teammate's `rgraph touches` shows.
     let touches = 0, duplicateTouches = 0, unsettled = 0, foreign = 0;
@@ -312,6 +338,7 @@ export async function teamLoad(o: TeamLoadOptions): Promise<TeamLoadReport> {
       answers,
       errorAnswers,
       requests,
+      senders,
       reference: await reference(union, o.latencyMs),
       recoveryMs,
       duplicateNodes: Number(nodes.n),
@@ -319,6 +346,9 @@ export async function teamLoad(o: TeamLoadOptions): Promise<TeamLoadReport> {
       elapsedMs: performance.now() - started,
     };
   } finally {
+    // A run that failed midway stops its answer loops before their servers go.
+    answering = false;
+    await Promise.allSettled(loops);
     for (const c of clients) await c.close().catch(() => {});
     await gh.close();
     for (const sb of team) await sb.cleanup().catch(() => {});
@@ -342,7 +372,8 @@ export function reportTable(r: TeamLoadReport): string {
     `(duplicates ${r.duplicateTouches}, unsettled ${r.unsettled}, others' ${r.foreign})`,
     `Sweeps ${r.sweeps} to the end + 1 killed (failed ${r.failedSweeps.length}) · ` +
     `answers ${r.answers} (errors ${r.errorAnswers.length})`,
-    `GitHub requests ${r.requests} against ${r.reference} for one user's union (${ratio}×)`,
+    `GitHub requests ${r.requests} against ${r.reference} for one user's union (${ratio}×); ` +
+    `sent by ${r.senders.join(", ") || "none"} and the killed Sweep`,
     `killed Sweep's work settled ${(r.recoveryMs / 1000).toFixed(1)} s after the kill · ` +
     `duplicate nodes ${r.duplicateNodes}, Listings ${r.duplicateListings} · ` +
     `${(r.elapsedMs / 1000).toFixed(0)} s in all`,
