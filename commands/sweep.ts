@@ -40,7 +40,7 @@ const SPEC = {
       type: "string",
       arg: "SECONDS",
       help:
-        "how long a killed Sweep's Touches wait before another takes them (default and most: 40)",
+        "how long a killed Sweep's Touches wait before another takes them (default and most: 30)",
     },
     auto: {
       type: "boolean",
@@ -113,7 +113,7 @@ export async function main(args: string[]): Promise<number> {
     throw new UsageError(`rgraph sweep: unexpected argument '${parsed.positionals[0]}'`);
   }
   const limit = positiveInt("sweep", "limit", parsed.values.limit);
-  const lease = positiveInt("sweep", "lease", parsed.values.lease) ?? 40;
+  const lease = positiveInt("sweep", "lease", parsed.values.lease) ?? 30;
   const { loadConfig } = await import("../lib/config/mod.ts");
   const config = loadConfig();
   const tty = Deno.stderr.isTerminal() && !parsed.values.auto;

@@ -34,7 +34,7 @@ export interface TeamLoadOptions {
   /** Hook processes per user (each one Touch). */
   hooks: number;
   latencyMs: number;
-  /** `rgraph sweep --lease` (seconds); none: the default (40 s between a live Sweep's renewals). */
+  /** `rgraph sweep --lease` (seconds); none: the default (30 s, renewed every 7.5 s while a Sweep lives). */
   leaseSeconds?: number;
 }
 

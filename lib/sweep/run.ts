@@ -57,10 +57,10 @@ const HELD_POLL_MS = 200;
 /**
  * The longest a lease runs between heartbeats: a live Sweep renews its
  * leases every quarter of this, so a killed one's Touches (and the
- * repositories teammates wait on) are free within 40 s, however long the
+ * repositories teammates wait on) are free within 30 s, however long the
  * lease asked for.
  */
-const LIVE_LEASE_MS = 40_000;
+const LIVE_LEASE_MS = 30_000;
 
 /**
  * A lease owner id that sorts by when it was made, just before a Sweep's

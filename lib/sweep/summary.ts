@@ -22,7 +22,7 @@ export interface SweepOptions {
   owner?: string;
   /**
    * How long leased Touches stay ours if this process dies (default and at
-   * most 40 s: a live run renews them).
+   * most 30 s: a live run renews them).
    */
   leaseMs?: number;
   /** Groups worked on at once (default 4; requests are bounded again inside the source). */
