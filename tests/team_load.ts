@@ -74,8 +74,9 @@ const { owner: PY_OWNER, name: PY } = FACTS.pythonClient;
 /**
  * What the team reads, as the hook sees an agent read it: two repositories,
  * a labelled Listing, the long threads (their comments take pages of their
- * own), then issues and pull requests of both repositories taking turns (so
- * any first `n` hold some of each).
+ * own), an issue of a renamed repository (asked by its old name), then
+ * issues and pull requests of both repositories taking turns (so any first
+ * `n` hold some of each).
  */
 function pool(): { command: string; key: string }[] {
   const threads = [FACTS.big.longThread, ...FACTS.big.otherLongThreads].map((t) => t.number);
@@ -88,8 +89,13 @@ function pool(): { command: string; key: string }[] {
     command: `gh issue view ${n} -R ${o}/${r}`,
     key: `github:${o}/${r}#${n}`,
   }));
+  const { owner: RN_OWNER, oldName: RN, issueNumber: RN_ISSUE } = FACTS.renamed;
   return [
     { command: `gh repo view ${BIG_OWNER}/${BIG}`, key: `github:${BIG_OWNER}/${BIG}` },
+    {
+      command: `gh issue view ${RN_ISSUE} -R ${RN_OWNER}/${RN}`,
+      key: `github:${RN_OWNER}/${RN}#${RN_ISSUE}`,
+    },
     { command: `gh repo view ${PY_OWNER}/${PY}`, key: `github:${PY_OWNER}/${PY}` },
     {
       command: `gh issue list -R ${BIG_OWNER}/${BIG} --label "good first issue"`,
