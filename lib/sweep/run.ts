@@ -5,8 +5,10 @@
  * stored answers the Touches after it with no request (a Listing's members,
  * the repository that came along with its items). Work goes to the workers
  * (`items.ts`, `listings.ts`, `repositories.ts`) with bounded concurrency
- * and the budget (`budget.ts`) between them; whatever was leased and not
- * settled is released when the run ends, however it ends.
+ * and the budget (`budget.ts`) between them; the leases are renewed while
+ * the run works (a heartbeat), a repository another Sweep leased first is
+ * left to it, and whatever was leased and not settled is released when the
+ * run ends, however it ends.
  *
  * @example
  * ```ts
