@@ -436,13 +436,12 @@ export function storeContract(
   test("a renewed lease outlives its first term; a lapsed one taken by another stays theirs", async (store) => {
     const [one, two] = [1, 2].map((n) => itemAddress("acme", "rocket", n).key);
     await store.recordTouches([touch("alice", one), touch("alice", two)]);
-    const [live] = await store.leasePending("live", 1, 150);
-    const [dead] = await store.leasePending("dead", 1, 150);
-    for (let beat = 0; beat < 3; beat++) {
-      await new Promise((r) => setTimeout(r, 75));
-      await store.renewLeases("live", [live.id, dead.id], 150);
-    }
-    // 225 ms on, past both first terms: the live Sweep's lease holds, the silent one's is free.
+    const [live] = await store.leasePending("live", 1, 2_000);
+    const [dead] = await store.leasePending("dead", 1, 2_000);
+    // The live Sweep's heartbeat (naming the other's Touch too changes nothing of it).
+    await store.renewLeases("live", [live.id, dead.id], 60_000);
+    await new Promise((r) => setTimeout(r, 2_100));
+    // Past both first terms: the live Sweep's lease holds, the silent one's is free.
     assert.deepEqual((await store.leasePending("next", 5, 60_000)).map((t) => t.id), [dead.id]);
     await store.renewLeases("dead", [dead.id], 60_000);
     const held = await store.leasedByOthers("someone");
