@@ -39,7 +39,8 @@ const SPEC = {
     lease: {
       type: "string",
       arg: "SECONDS",
-      help: "how long a killed Sweep's Touches wait before another takes them (default 120)",
+      help:
+        "how long a killed Sweep's Touches wait before another takes them (default and most: 30)",
     },
     auto: {
       type: "boolean",
@@ -116,7 +117,7 @@ export async function main(args: string[]): Promise<number> {
     throw new UsageError(`rgraph sweep: unexpected argument '${parsed.positionals[0]}'`);
   }
   const limit = positiveInt("sweep", "limit", parsed.values.limit);
-  const lease = positiveInt("sweep", "lease", parsed.values.lease) ?? 120;
+  const lease = positiveInt("sweep", "lease", parsed.values.lease) ?? 30;
   const { loadConfig } = await import("../lib/config/mod.ts");
   const config = loadConfig();
   const tty = Deno.stderr.isTerminal() && !parsed.values.auto;

@@ -433,6 +433,27 @@ export function storeContract(
     assert.deepEqual(await store.leasedByOthers("sweep-a"), []);
   });
 
+  test("a renewed lease outlives its first term; a lapsed one taken by another stays theirs", async (store) => {
+    const [one, two] = [1, 2].map((n) => itemAddress("acme", "rocket", n).key);
+    await store.recordTouches([touch("alice", one), touch("alice", two)]);
+    const [live] = await store.leasePending("live", 1, 2_000);
+    const [dead] = await store.leasePending("dead", 1, 2_000);
+    // The live Sweep's heartbeat (naming the other's Touch too changes nothing of it).
+    await store.renewLeases("live", [live.id, dead.id], 60_000);
+    await new Promise((r) => setTimeout(r, 2_100));
+    // Past both first terms: the live Sweep's lease holds, the silent one's is free.
+    assert.deepEqual((await store.leasePending("next", 5, 60_000)).map((t) => t.id), [dead.id]);
+    await store.renewLeases("dead", [dead.id], 60_000);
+    const held = await store.leasedByOthers("someone");
+    assert.deepEqual(
+      held.map((h) => [h.address, h.owner]).sort(),
+      [
+        [live.address, "live"],
+        [dead.address, "next"],
+      ].sort(),
+    );
+  });
+
   test("an expired lease is leased again; a settle by a non-holder is ignored", async (store) => {
     await store.recordTouches([touch("alice", "github:acme/rocket#1")]);
     const [t] = await store.leasePending("crashed-sweep", 5, 1);

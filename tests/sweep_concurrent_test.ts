@@ -59,3 +59,24 @@ Deno.test("two Sweeps at once send GitHub at most 1.2x what one Sweep sends for 
     await two.close();
   }
 });
+
+Deno.test("a live Sweep slower than its lease is never robbed: a second Sweep meanwhile fetches nothing", async () => {
+  const w = await world({ latencyMs: 3_000 });
+  try {
+    const { owner, name } = FACTS.big;
+    for (const n of [100, 101, 102]) await w.fetched(`gh issue view ${n} -R ${owner}/${name}`);
+    // A 1 s lease, and GitHub answers after 3 s: only the heartbeat keeps the first Sweep's claim.
+    const first = w.sweep(["--lease", "1"]);
+    while (w.gh.requests().total === 0) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 1_500));
+    const second = await w.sweep(["--lease", "1"]);
+    const one = await first;
+    assert.equal(second.touches, 0, "the second Sweep leased none of the first one's Touches");
+    assert.equal(second.requests, 0);
+    assert.equal(one.resolved, 3);
+    assert.equal(w.gh.requests().total, one.requests, "every request was the first Sweep's");
+    assert.ok((await w.touches()).every((t) => t.status === "resolved"));
+  } finally {
+    await w.close();
+  }
+});

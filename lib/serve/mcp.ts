@@ -16,7 +16,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { type Config, requireUserId } from "../config/mod.ts";
 import { capturing, claimMemoryRead, HARNESS_NAMES, memoryReadsDir } from "../capture/mod.ts";
-import { openStore, StoreUnavailableError } from "../store/mod.ts";
+import { openStore, StoreBusyError, StoreUnavailableError } from "../store/mod.ts";
 import { startBackgroundSweeps } from "../sweep/mod.ts";
 import { answer, invalidAnswer, MemberCache, parseAsked } from "./answer.ts";
 import { StoreConnection } from "./connection.ts";
@@ -70,6 +70,16 @@ function unreachableText(e: StoreUnavailableError): string {
     "What your agents fetch meanwhile is not lost: it waits in the local outbox until the store is back.";
 }
 
+/** How many times an answer is tried while the shared store stays busy with teammates' writes. */
+const BUSY_ATTEMPTS = 3;
+
+/**
+ * What the tool says when the shared store stayed busy through every try:
+ * a note, not an error (nothing is wrong; the model simply fetches).
+ */
+const BUSY_TEXT = "rgraph: the shared store is busy with teammates' writes, so memory cannot be " +
+  "read right now; fetch it normally.";
+
 /** How the MCP server runs beside its answers. */
 export interface ServeOptions {
   /**
@@ -120,22 +130,25 @@ export async function serveMcp(config: Config, options: ServeOptions = {}): Prom
       // The harness starts the server in the session's project: its directory is the read's.
       const record = capturing(config, { cwd: null, harness }, now);
       try {
-        const a = await conn.use((store) =>
-          answer(store, asked, {
-            page,
-            userId,
-            sessionId: note?.session_id ?? ids.sessionId ?? extra.sessionId ?? null,
-            toolUseId: ids.toolUseId ?? note?.tool_use_id ?? null,
-            agentId: note?.agent_id ?? null,
-            harness,
-            via: "resource",
-            now,
-            cache,
-            record,
-          })
+        const a = await busyRetried(() =>
+          conn.use((store) =>
+            answer(store, asked, {
+              page,
+              userId,
+              sessionId: note?.session_id ?? ids.sessionId ?? extra.sessionId ?? null,
+              toolUseId: ids.toolUseId ?? note?.tool_use_id ?? null,
+              agentId: note?.agent_id ?? null,
+              harness,
+              via: "resource",
+              now,
+              cache,
+              record,
+            })
+          )
         );
         return text(a.text);
       } catch (e) {
+        if (e instanceof StoreBusyError) return text(BUSY_TEXT);
         if (e instanceof StoreUnavailableError) return text(unreachableText(e), true);
         return text(
           `rgraph: memory could not be read (${neutralizeLine(firstLine(e))}); fetch it normally`,
@@ -158,4 +171,15 @@ export async function serveMcp(config: Config, options: ServeOptions = {}): Prom
   await closed;
   await sweeps?.stop();
   await conn.close();
+}
+
+/** Runs `work` again while the shared store is busy, up to {@link BUSY_ATTEMPTS} times. */
+async function busyRetried<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await work();
+    } catch (e) {
+      if (!(e instanceof StoreBusyError) || attempt >= BUSY_ATTEMPTS) throw e;
+    }
+  }
 }

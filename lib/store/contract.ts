@@ -58,6 +58,22 @@ export class StoreUnavailableError extends UserError {
 }
 
 /**
+ * Thrown when a shared store kept refusing a transaction for a reason that
+ * passes (write conflicts with teammates' writes) past the whole retry
+ * budget: nothing was written, and the same request can succeed later.
+ */
+export class StoreBusyError extends UserError {
+  constructor(cause: unknown) {
+    super(
+      "the shared store stayed too busy with other writers to finish in time; nothing was lost, " +
+        "try again",
+    );
+    this.name = "StoreBusyError";
+    this.cause = cause;
+  }
+}
+
+/**
  * Thrown when a shared store answers but rgraph will not use it: a server
  * older than rgraph supports, or a schema it cannot set up. A
  * {@link UserError} (one line, exit 1) carrying what to do about it.
@@ -284,6 +300,13 @@ export interface Store {
    * so two Sweeps at once do not fetch one repository's work twice.
    */
   leasedByOthers(owner: string): Promise<LeaseHeld[]>;
+
+  /**
+   * The heartbeat of a live Sweep: the leases `owner` still holds on the
+   * Touches `ids` now end `leaseMs` from now. A lease lost meanwhile (it
+   * expired and another Sweep took the Touch) stays the other's.
+   */
+  renewLeases(owner: string, ids: string[], leaseMs: number): Promise<void>;
 
   /** Settles a leased Touch; only the lease holder may settle it. */
   settleTouch(id: string, owner: string, settlement: Settlement): Promise<void>;

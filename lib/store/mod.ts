@@ -39,6 +39,7 @@ export {
   type ResourceWrite,
   type Settlement,
   type Store,
+  StoreBusyError,
   StoreUnavailableError,
   type TouchQuery,
   UnsupportedStoreError,

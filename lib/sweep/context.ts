@@ -7,7 +7,7 @@
  */
 
 import type { Fetched, RateResource, RepositoryAlong, Source } from "../github/mod.ts";
-import type { Settlement, Store } from "../store/mod.ts";
+import type { ResourceWrite, Settlement, Store } from "../store/mod.ts";
 import type { Resource, Touch } from "../types.ts";
 import type { Cost } from "./budget.ts";
 import type { Group } from "./groups.ts";
@@ -59,4 +59,11 @@ export interface SweepContext {
    * comes along, or fetches the repository itself when nothing could.
    */
   repositoryAlong(owner: string, repo: string): RepositoryAlong | undefined;
+  /**
+   * The write of the repository that came along for `owner/repo`, once, when
+   * one of `addresses` (what is about to be written) lives in it: it is
+   * stored with them, before their Touches are settled, so a teammate's
+   * Sweep waiting on this repository finds it stored too.
+   */
+  alongWrite(owner: string, repo: string, addresses: string[]): ResourceWrite[];
 }

@@ -36,8 +36,9 @@ async function fetchNow(run: SweepContext, source: Source, groups: Group[]): Pro
     const r = found.get((g.address as ItemAddress).number);
     if (r?.status === "ok") writes.push(writeFor(g, r.value));
   }
-  await run.store.putResources(writes);
   run.summary.resources_written += writes.length;
+  const addresses = writes.map((w) => w.resource.address);
+  await run.store.putResources([...writes, ...run.alongWrite(first.owner, first.repo, addresses)]);
   for (const g of groups) {
     await run.settleFetched(g, found.get((g.address as ItemAddress).number));
   }

@@ -28,6 +28,7 @@ import type {
   ListingMember,
   Touch,
 } from "../types.ts";
+import type { ResourceWrite } from "../store/mod.ts";
 import type { SweepContext } from "./context.ts";
 import { listingRequests } from "./cost.ts";
 import { fetchListed } from "./listed.ts";
@@ -134,9 +135,12 @@ async function fetchListing(
   try {
     const along = run.repositoryAlong(a.owner, a.repo);
     for await (const page of source.listingPages(a, limit, along)) {
-      const writes = page.items.map((resource) => ({ resource }));
+      const writes: ResourceWrite[] = page.items.map((resource) => ({ resource }));
+      // The repository that came along is stored with the first page that lives in it.
+      const addresses = page.items.map((r) => r.address);
+      const home = run.alongWrite(a.owner, a.repo, addresses);
       written = written.then(async () => {
-        await run.store.putResources(writes);
+        await run.store.putResources([...writes, ...home]);
         run.summary.resources_written += writes.length;
         run.progress();
       });

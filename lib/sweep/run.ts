@@ -5,8 +5,10 @@
  * stored answers the Touches after it with no request (a Listing's members,
  * the repository that came along with its items). Work goes to the workers
  * (`items.ts`, `listings.ts`, `repositories.ts`) with bounded concurrency
- * and the budget (`budget.ts`) between them; whatever was leased and not
- * settled is released when the run ends, however it ends.
+ * and the budget (`budget.ts`) between them; the leases are renewed while
+ * the run works (a heartbeat), a repository another Sweep leased first is
+ * left to it, and whatever was leased and not settled is released when the
+ * run ends, however it ends.
  *
  * @example
  * ```ts
@@ -28,7 +30,7 @@ import {
   type Source,
 } from "../github/mod.ts";
 import { parseKey, repositoryAddress } from "../address/mod.ts";
-import type { ResourceHead, Settlement, Store } from "../store/mod.ts";
+import type { ResourceHead, ResourceWrite, Settlement, Store } from "../store/mod.ts";
 import {
   type ListingAddress,
   type RepositoryAddress,
@@ -54,6 +56,24 @@ const LEASE_BATCH = 200;
 /** How often a Sweep looks whether another one has let a repository go. */
 const HELD_POLL_MS = 200;
 
+/**
+ * The longest a lease runs between heartbeats: a live Sweep renews its
+ * leases every quarter of this, so a killed one's Touches (and the
+ * repositories teammates wait on) are free within 30 s, however long the
+ * lease asked for.
+ */
+const LIVE_LEASE_MS = 30_000;
+
+/**
+ * A lease owner id that sorts by when it was made, just before a Sweep's
+ * first lease: of two Sweeps leasing one repository's Touches, the one that
+ * leased first does its work and the other waits (see `#heldEarlier`),
+ * however long each took to start and whatever their leases' renewals.
+ */
+function newOwner(): string {
+  return `sweep-${Date.now().toString(36).padStart(10, "0")}-${crypto.randomUUID()}`;
+}
+
 /** A piece of work and the groups it settles. */
 interface Task {
   groups: Group[];
@@ -74,6 +94,8 @@ interface Along {
   /** The source answered (with the repository, or `null`: there is none to store). */
   came: boolean;
   repository: RepositoryResource | null;
+  /** It was stored with what came with it (see `alongWrite`). */
+  stored: boolean;
 }
 
 /** The pipelines of a batch's groups, one per repository, oldest Touch first. */
@@ -105,14 +127,18 @@ class Run implements SweepContext {
    * released when the run ends, however it ends, so none waits out its lease.
    */
   #open = new Map<string, Touch>();
+  /**
+   * Touches given back pending mid-run (held until the run ends): left out
+   * of the heartbeat, so a teammate waiting on their repository waits at
+   * most one lease for them, not for this whole run.
+   */
+  #parked = new Set<string>();
   /** Why the run asks GitHub nothing more: its main budget is spent, or the token was refused. */
   #stop: RateLimitedError | AuthError | null = null;
   /** Each budget that had no room for some work this run, with when it resets. */
   readonly #limited = new Map<RateResource, string | null>();
   /** Each budget GitHub or the reserve says is spent: work needing it is not tried again. */
   readonly #spent = new Set<RateResource>();
-  /** When the lease of the batch being worked ends (epoch ms), to tell whose lease came first. */
-  #leasedUntil = 0;
   /** Work put off until the rest of the run has ended (see {@link later}). */
   #later: Task[] = [];
   /** Repositories not stored when the batch began, not yet asked to come along. */
@@ -125,7 +151,7 @@ class Run implements SweepContext {
   constructor(
     readonly store: Store,
     readonly openSource: SourceFactory,
-    readonly owner: string,
+    public owner: string,
     readonly options: SweepOptions,
   ) {}
 
@@ -176,7 +202,7 @@ class Run implements SweepContext {
   repositoryAlong(owner: string, repo: string): RepositoryAlong | undefined {
     const key = repositoryAddress(owner, repo).key;
     if (!this.#unasked.delete(key)) return undefined;
-    const along: Along = { came: false, repository: null };
+    const along: Along = { came: false, repository: null, stored: false };
     this.#alongs.set(key, along);
     return {
       found: (r) => {
@@ -186,10 +212,24 @@ class Run implements SweepContext {
     };
   }
 
+  alongWrite(owner: string, repo: string, addresses: string[]): ResourceWrite[] {
+    const key = repositoryAddress(owner, repo).key;
+    const along = this.#alongs.get(key);
+    const r = along?.repository;
+    if (!along || !r || along.stored) return [];
+    if (!addresses.some((a) => repositoryOf(parseKey(a)!).key === r.address)) return [];
+    along.stored = true;
+    this.summary.resources_written++;
+    return [{ resource: r, aliases: r.address === key ? [] : [key] }];
+  }
+
   async settle(touches: Touch[], outcome: Settlement, naiveCost = 1): Promise<void> {
     for (const t of touches) {
       // A pending one is held until the run ends, so this run's own leasing never hands it back to us.
-      if (outcome.status === "pending") continue;
+      if (outcome.status === "pending") {
+        this.#parked.add(t.id);
+        continue;
+      }
       await this.store.settleTouch(t.id, this.owner, outcome);
       this.#open.delete(t.id);
       this.#settled++;
@@ -275,13 +315,13 @@ class Run implements SweepContext {
     const retryBefore = new Date().toISOString();
     // A run longer than its lease could lease its own Touches again: never twice.
     const seen = new Set<string>();
+    const leaseMs = Math.min(this.options.leaseMs ?? LIVE_LEASE_MS, LIVE_LEASE_MS);
+    // Named as it first leases (see newOwner), unless the caller named it.
+    if (this.options.owner === undefined) this.owner = newOwner();
+    const heart = this.#heartbeat(leaseMs);
     try {
       while (this.summary.touches < limit && !this.#stop) {
         const want = Math.min(LEASE_BATCH, limit - this.summary.touches);
-        const leaseMs = this.options.leaseMs ?? 120_000;
-        // Taken before the store's own clock reading, so it is never later than the lease's end:
-        // of two Sweeps, at most one can take the other's lease for the earlier one.
-        this.#leasedUntil = Date.now() + leaseMs;
         const leased = (await this.store.leasePending(this.owner, want, leaseMs, retryBefore))
           .filter((t) => !seen.has(t.id));
         if (leased.length === 0) break;
@@ -310,6 +350,7 @@ class Run implements SweepContext {
         }
       }
     } finally {
+      await heart.stop();
       for (const t of this.#open.values()) {
         const failure = this.#failures.get(t.id);
         await this.store.settleTouch(
@@ -351,9 +392,13 @@ class Run implements SweepContext {
     const { groups, unparseable } = groupTouches(touches);
     await this.settle(unparseable, { status: "unresolved", reason: "unparseable" });
     const lines = pipelines(groups);
-    const heads = await this.store.getHeads([
-      ...lines.flatMap((p) => p.items.map((g) => g.address.key)),
-      ...lines.map((p) => p.repo.key),
+    // Both reads at once: on a graph server each is a round trip before the first request.
+    const [heads, earlier] = await Promise.all([
+      this.store.getHeads([
+        ...lines.flatMap((p) => p.items.map((g) => g.address.key)),
+        ...lines.map((p) => p.repo.key),
+      ]),
+      this.#heldEarlier(),
     ]);
     this.#unasked = new Set(lines.map((p) => p.repo.key).filter((k) => !heads.has(k)));
     this.#alongs.clear();
@@ -373,7 +418,6 @@ class Run implements SweepContext {
       const failed = ended.find((r): r is PromiseRejectedResult => r.status === "rejected");
       if (failed) throw failed.reason;
     };
-    const earlier = await this.#heldEarlier();
     const ended = await Promise.allSettled(lines.map(async (p) => {
       // Another Sweep leased Touches of this repository first: what it stores answers these.
       const waited = earlier.has(p.repo.key) && await this.#whileHeld(p.repo.key);
@@ -397,17 +441,38 @@ class Run implements SweepContext {
   }
 
   /**
-   * The repositories (by key) whose pending Touches another Sweep leased
-   * before this batch was (its lease ends first; at the same moment, the
-   * smaller owner id goes first), so each repository's work is one Sweep's.
+   * Renews this run's leases every quarter of `leaseMs` until stopped, so
+   * no live Sweep is robbed however slow its work, while a killed one's
+   * leases lapse within `leaseMs`. A renewal that fails is tried at the next
+   * beat (the lease has three more beats to run).
+   */
+  #heartbeat(leaseMs: number): { stop(): Promise<void> } {
+    let beat: Promise<void> = Promise.resolve();
+    const timer = setInterval(() => {
+      beat = beat.then(async () => {
+        const ids = [...this.#open.keys()].filter((id) => !this.#parked.has(id));
+        await this.store.renewLeases(this.owner, ids, leaseMs).catch(() => {});
+      });
+    }, leaseMs / 4);
+    return {
+      async stop() {
+        clearInterval(timer);
+        await beat;
+      },
+    };
+  }
+
+  /**
+   * The repositories (by key) whose pending Touches a Sweep started before
+   * this one holds (owner ids sort by start: see {@link newOwner}), so each
+   * repository's work is one Sweep's; one that waits on another is never
+   * waited on by it, so no two wait on each other.
    */
   async #heldEarlier(): Promise<Set<string>> {
     const out = new Set<string>();
     for (const h of await this.store.leasedByOthers(this.owner)) {
-      const first = h.until < this.#leasedUntil ||
-        (h.until === this.#leasedUntil && h.owner < this.owner);
       const a = parseKey(h.address);
-      if (first && a) out.add(repositoryOf(a).key);
+      if (h.owner < this.owner && a) out.add(repositoryOf(a).key);
     }
     return out;
   }
@@ -478,7 +543,7 @@ class Run implements SweepContext {
     }
     const g = p.repository;
     const brought = along?.repository ?? null;
-    if (brought && (g || homes.has(brought.address))) {
+    if (brought && !along!.stored && (g || homes.has(brought.address))) {
       await this.store.putResources([{
         resource: brought,
         aliases: brought.address === repo.key ? [] : [repo.key],
@@ -523,6 +588,6 @@ export async function sweep(
   options: SweepOptions = {},
 ): Promise<SweepSummary> {
   const factory = typeof source === "function" ? source : () => Promise.resolve(source);
-  const run = new Run(store, factory, options.owner ?? `sweep-${crypto.randomUUID()}`, options);
+  const run = new Run(store, factory, options.owner ?? "", options);
   return await run.run();
 }

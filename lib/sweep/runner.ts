@@ -10,7 +10,7 @@
  * @example
  * ```ts
  * import { runSweep } from "./runner.ts";
- * const r = await runSweep(loadConfig(), { trigger: "auto", leaseMs: 120_000 });
+ * const r = await runSweep(loadConfig(), { trigger: "auto", leaseMs: 30_000 });
  * if (r.status === "swept") console.log(r.summary.resolved);
  * ```
  * @module

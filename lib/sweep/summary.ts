@@ -18,9 +18,12 @@ import type { UnresolvedReason } from "../types.ts";
 export interface SweepOptions {
   /** At most this many Touches this run (default: all pending). */
   limit?: number;
-  /** The lease owner id (default: a fresh UUID). */
+  /** The lease owner id (default: a fresh one that sorts by when the run first leases). */
   owner?: string;
-  /** How long leased Touches stay ours if this process dies (default 2 minutes). */
+  /**
+   * How long leased Touches stay ours if this process dies (default and at
+   * most 30 s: a live run renews them).
+   */
   leaseMs?: number;
   /** Groups worked on at once (default 4; requests are bounded again inside the source). */
   concurrency?: number;

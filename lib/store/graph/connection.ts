@@ -17,11 +17,12 @@
  */
 
 import neo4j, { type Driver, type Session, type Transaction } from "neo4j-driver";
-import { StoreUnavailableError } from "../contract.ts";
+import { StoreBusyError, StoreUnavailableError } from "../contract.ts";
 import type { SqliteStore } from "../sqlite/mod.ts";
 import { printableUrl } from "../bolt_url.ts";
 import type { Skip } from "./decode.ts";
-import { retrying } from "./retry.ts";
+import { isRetryable, retrying } from "./retry.ts";
+import { WRITE_LOCK } from "./cypher.ts";
 import { unreachableReason } from "./server.ts";
 
 /** Statement parameters. */
@@ -74,6 +75,19 @@ export function unreachable(url: string, e: unknown): StoreUnavailableError {
     `${printableUrl(url)}: ${unreachableReason(String((e as Error)?.message ?? e))}`,
     e,
   );
+}
+
+/**
+ * `query` taking the write lock before it reads or writes anything. Every
+ * rgraph write meets others on shared nodes (the change counter, a user's
+ * Touch counts, a Repository many items hang from, a Resource many Touches
+ * join): writers that each lock some of these in their own order deadlock
+ * one another under load, so every write transaction takes this one lock
+ * first and they queue instead. The aggregation ends the lock's part before
+ * the rest of the statement starts.
+ */
+export function lockedFirst(query: string): string {
+  return `${WRITE_LOCK}\nWITH count(*) AS rgraph_locked\n${query}`;
 }
 
 /** Rows as plain objects. */
@@ -180,12 +194,16 @@ export class Connection {
     });
   }
 
-  /** Reports a lost server as {@link StoreUnavailableError}. */
+  /**
+   * Reports a lost server as {@link StoreUnavailableError}, and a conflict
+   * that outlasted the retries as {@link StoreBusyError}.
+   */
   async #guard<T>(work: Promise<T>): Promise<T> {
     try {
       return await work;
     } catch (e) {
       if (isUnreachable(e)) throw unreachable(this.target.url, e);
+      if (isRetryable(e)) throw new StoreBusyError(e);
       throw e;
     }
   }
@@ -193,12 +211,19 @@ export class Connection {
   /**
    * Runs `work` in one transaction, run again from the start on a conflict
    * (see `retry.ts`; Memgraph's unique-constraint conflicts at commit too).
+   * A write transaction takes the write lock before anything else (sent in
+   * the same round trip as `work`'s first statement).
    */
   tx<T>(mode: "read" | "write", work: (run: Runner) => Promise<T>): Promise<T> {
     return this.#guard(retrying(async () => {
       const session = this.#session(mode);
       try {
-        const out = await inTransaction(session, (tx) => work(this.#runner(tx)));
+        const out = await inTransaction(session, async (tx) => {
+          const run = this.#runner(tx);
+          if (mode === "read") return await work(run);
+          const [, done] = await Promise.all([run(WRITE_LOCK), work(run)]);
+          return done;
+        });
         this.#counts.transactions++;
         return out;
       } finally {
@@ -229,14 +254,14 @@ export class Connection {
    * One write statement as an auto-commit transaction (one round trip, where
    * an explicit transaction needs two), run again from the start on a
    * conflict as every transaction is: a statement on its own commits whole
-   * or not at all.
+   * or not at all. It takes the write lock first, as every write does.
    */
   write(query: string, params: Params = {}): Promise<Props[]> {
     return this.#guard(retrying(async () => {
       const session = this.#session("write");
       try {
         this.#counts.statements++;
-        const rows = rowsOf(await session.run(query, bolt(params) as Params));
+        const rows = rowsOf(await session.run(lockedFirst(query), bolt(params) as Params));
         this.#counts.transactions++;
         return rows;
       } finally {

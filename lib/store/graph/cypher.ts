@@ -122,9 +122,10 @@ FOREACH (x IN ags | MERGE (t)-[:BY_AGENT]->(x))
 FOREACH (x IN targets | MERGE (t)-[:TOUCHED]->(x))`;
 
 /**
- * Serialises writers of Resources and Listings, as the embedded store's
- * write lock does: the first statement of each such transaction. Without it
- * two concurrent transactions (a repository and its Listing, an item and the
+ * Serialises writers, as the embedded store's write lock does: the first
+ * statement of every write transaction (`connection.ts` adds it). Without it
+ * writers that lock shared nodes in their own orders deadlock one another
+ * (Touch counts, a Resource many Touches join); two concurrent transactions (a repository and its Listing, an item and the
  * one that references it) could each miss the other's uncommitted node and
  * leave an edge undrawn; and change stamps (`changes.ts`) could commit out of
  * order. Neo4j queues on the node's write lock (reads after it see what the

@@ -78,6 +78,13 @@ WHERE t.status = 'pending' AND t.lease_owner IS NOT NULL AND t.lease_owner <> $o
   AND t.lease_until > $now
 RETURN t.address AS address, t.lease_owner AS owner, t.lease_until AS until`;
 
+/** A live Sweep's heartbeat: its leases that have not lapsed, extended. */
+const RENEW = `
+UNWIND $ids AS id
+MATCH (t:Touch {id: id})
+WHERE t.lease_owner = $owner AND t.status = 'pending' AND t.lease_until > $now
+SET t.lease_until = $until`;
+
 const HELD = `MATCH (t:Touch {id: $id}) WHERE t.lease_owner = $owner AND t.status = 'pending'`;
 
 /**
@@ -170,6 +177,13 @@ export class Leases {
   async leasedByOthers(owner: string): Promise<LeaseHeld[]> {
     const rows = await this.#c.read(LEASED_BY_OTHERS, { owner, now: Date.now() });
     return rows.map(leaseHeld);
+  }
+
+  /** Extends the leases `owner` still holds on `ids` to `leaseMs` from now. */
+  async renewLeases(owner: string, ids: string[], leaseMs: number): Promise<void> {
+    if (ids.length === 0) return;
+    const now = Date.now();
+    await this.#c.write(RENEW, { ids, owner, now, until: now + leaseMs });
   }
 
   /** Settles a Touch `owner` holds the lease of, releasing the lease; another's is left be. */

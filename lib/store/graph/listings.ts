@@ -14,7 +14,7 @@
 
 import { listingComplete, memberRange } from "../rules.ts";
 import type { Listing, ListingKind, ListingMember } from "../../types.ts";
-import { BY_KEY, WRITE_LOCK } from "./cypher.ts";
+import { BY_KEY } from "./cypher.ts";
 import { MARK_LISTING, STAMP_LISTING } from "./changes.ts";
 import { listingProps } from "./model.ts";
 import { decodeListing, decodeMember, type GraphNode } from "./decode.ts";
@@ -97,9 +97,8 @@ async function writeListing(
   members: string[],
   known: boolean,
 ): Promise<void> {
-  const lock = run(WRITE_LOCK);
   const nodeOf = known ? c.written : new Map(
-    (await Promise.all([lock, run(RESOLVE_KEYS, { keys: [...new Set(members)] })]))[1]
+    (await run(RESOLVE_KEYS, { keys: [...new Set(members)] }))
       .map((r) => [r.k as string, r.node_id as string]),
   );
   const seen = new Set<string>();
@@ -111,8 +110,7 @@ async function writeListing(
     seen.add(node);
   }
   const props = listingProps(listing, rows.length, listingComplete(listing, rows.length));
-  const [, , drawn] = await Promise.all([
-    lock,
+  const [, drawn] = await Promise.all([
     run(PUT_LISTING[0], { props }),
     run(PUT_LISTING[1], { key: listing.key, members: rows }),
     run(PUT_LISTING[2], { key: listing.key }),

@@ -20,7 +20,7 @@ import type { Config } from "../../config/mod.ts";
 import { UserError } from "../../errors.ts";
 import type { Touch } from "../../types.ts";
 import { type ForgetCounts, type ForgetQuery, StoreUnavailableError } from "../contract.ts";
-import { drainSpool, openEmbeddedStore } from "../sqlite/mod.ts";
+import { drainSpool, openEmbeddedStore, type SqliteStore } from "../sqlite/mod.ts";
 import { connectGraph } from "./connect.ts";
 import type { GraphStore, GraphTarget } from "./store.ts";
 import { copyToGraph, drainOutbox, type MigrateCounts, syncStores } from "./outbox.ts";
@@ -77,12 +77,26 @@ export async function openGraphStore(
   options: { sync?: GraphSync } = {},
 ): Promise<GraphStore> {
   const sync = options.sync ?? "index";
-  const store = await connectConfigured(config);
-  if (sync === "none") return store;
-  const local = openEmbeddedStore(config.store.path);
+  if (sync === "none") return await connectConfigured(config);
+  // The local outbox opens, and the hooks' spool joins it, while the server is reached.
+  const connecting = connectConfigured(config);
+  let local: SqliteStore | null = null;
   try {
-    // The hooks' spool joins the outbox before it is drained.
+    local = openEmbeddedStore(config.store.path);
     await drainSpool(local);
+  } catch (e) {
+    await local?.close();
+    await connecting.then((s) => s.close(), () => {});
+    throw e;
+  }
+  let store: GraphStore;
+  try {
+    store = await connecting;
+  } catch (e) {
+    await local.close();
+    throw e;
+  }
+  try {
     await syncStores(local, store, sync === "index");
   } catch (e) {
     await local.close();

@@ -31,19 +31,23 @@ export interface SyncReport extends IndexReport {
  * Moves every Touch the graph store has not received from the local outbox
  * into it, oldest first. Idempotent: a Touch is marked sent only after the
  * graph store committed it, and the graph store skips one it already has, so
- * a crash in between re-sends harmlessly. Throws `StoreUnavailableError`
+ * a crash in between re-sends harmlessly. One process of the machine drains
+ * at a time (the others wait their turn). Throws `StoreUnavailableError`
  * (leaving the rest waiting) when the graph server cannot be reached.
  * Returns how many Touches were moved.
  */
-export async function drainOutbox(local: SqliteStore, graph: GraphStore): Promise<number> {
-  let moved = 0;
-  for (;;) {
-    const batch = await local.unexportedTouches(DRAIN_BATCH);
-    if (batch.length === 0) return moved;
-    await graph.importTouches(batch);
-    await local.markExported(batch.map((t) => t.id), new Date().toISOString());
-    moved += batch.length;
-  }
+export function drainOutbox(local: SqliteStore, graph: GraphStore): Promise<number> {
+  // One process at a time: a second waits, then finds what the first sent marked sent.
+  return local.drainingAlone(async () => {
+    let moved = 0;
+    for (;;) {
+      const batch = await local.unexportedTouches(DRAIN_BATCH);
+      if (batch.length === 0) return moved;
+      await graph.importTouches(batch);
+      await local.markExported(batch.map((t) => t.id), new Date().toISOString());
+      moved += batch.length;
+    }
+  });
 }
 
 /**

@@ -26,7 +26,6 @@ import type { EdgeKind, Resource, ResourceKind } from "../../types.ts";
 import { commentProps, OWNED_RESOURCE_KEYS, resourceProps } from "./model.ts";
 import { decodeHead, decodeResource, type GraphNode } from "./decode.ts";
 import { STAMP_RESOURCES } from "./changes.ts";
-import { WRITE_LOCK } from "./cypher.ts";
 import {
   ABSORB,
   ABSORBED_RELATIONSHIPS,
@@ -62,8 +61,8 @@ export async function putResources(c: Connection, writes: ResourceWrite[]): Prom
 }
 
 /**
- * One batch in one transaction: the write lock and one read pipelined, then
- * the writes pipelined, leaving out those the read shows would find nothing.
+ * One batch in one transaction (behind the write lock the transaction takes
+ * first): one read, then the writes pipelined, leaving out those the read shows would find nothing.
  */
 async function putBatch(run: Runner, writes: ResourceWrite[]): Promise<void> {
   const ids = writes.map((w) => w.resource.node_id);
@@ -74,16 +73,13 @@ async function putBatch(run: Runner, writes: ResourceWrite[]): Promise<void> {
       key,
     }))
   );
-  const [, found] = await Promise.all([
-    run(WRITE_LOCK),
-    run(BEFORE_WRITE, {
-      ids,
-      claims,
-      addresses,
-      owned: OWNED_RESOURCE_KEYS,
-      relationships: ABSORBED_RELATIONSHIPS,
-    }),
-  ]);
+  const found = await run(BEFORE_WRITE, {
+    ids,
+    claims,
+    addresses,
+    owned: OWNED_RESOURCE_KEYS,
+    relationships: ABSORBED_RELATIONSHIPS,
+  });
   // Stored before, and where (null: another writer released its address).
   const before = new Map<string, string | null>();
   const absorbed: Props[] = [];

@@ -10,7 +10,10 @@
  *   second wait and match, Memgraph checks at commit and fails the second
  *   with a *ClientError* ("Unable to commit due to unique constraint
  *   violation on :Touch(id)"), which the driver does not retry; run again,
- *   its MERGE finds the committed node, so it is retried here;
+ *   its MERGE finds the committed node, so it is retried here; so is its
+ *   "Unable to commit due to serialization error." (also a ClientError),
+ *   which Memgraph's documentation names the same write-write conflict as
+ *   "Cannot resolve conflicting transactions" and says to retry;
  * - DDL that cannot get storage access in time (Memgraph: "Cannot get
  *   read-only access to the storage…"): transient, but DDL runs outside
  *   transactions, where the driver never retries, so schema setup retries
@@ -18,7 +21,14 @@
  * - a construct Memgraph lacks ("Not yet implemented: …") is also reported
  *   as transient, yet no retry can help: it fails at once;
  * - a lost connection (`ServiceUnavailable`, `SessionExpired`): retried
- *   within the same deadline, as the driver would.
+ *   within the driver's own ten seconds: a server that is gone is told soon.
+ *
+ * Every rgraph write takes the write lock first (`connection.ts`), so on
+ * Neo4j writers queue instead of deadlocking; what still conflicts (every
+ * concurrent write on Memgraph, whose transactions abort instead of
+ * waiting) is retried with jittered backoff over a budget sized to the
+ * longest write another teammate's Sweep can hold the lock for (a
+ * 1,000-member Listing: a few seconds), many times over.
  *
  * @example
  * ```ts
@@ -45,17 +55,21 @@ function parts(e: unknown): { code: string; message: string } {
 /** Memgraph's code for every query error it reports as the client's. */
 export const MEMGRAPH_CLIENT_ERROR = "Memgraph.ClientError.MemgraphError.MemgraphError";
 
-/** Memgraph found at commit that a uniquely-keyed node this transaction created exists already. */
+/**
+ * Memgraph found at commit that this transaction conflicts with one that
+ * committed first: a uniquely-keyed node it created exists already, or a
+ * write-write conflict (a serialization error).
+ */
 export function isCommitConflict(e: unknown): boolean {
   const { code, message } = parts(e);
   return code === MEMGRAPH_CLIENT_ERROR &&
-    /^Unable to commit due to unique constraint violation/.test(message);
+    /^Unable to commit due to (unique constraint violation|serialization error)/.test(message);
 }
 
 /** Whether running the same transaction (or DDL statement) again can succeed. */
 export function isRetryable(e: unknown): boolean {
   const { code, message } = parts(e);
-  if (code === "ServiceUnavailable" || code === "SessionExpired") return true;
+  if (isLost(e)) return true;
   if (isCommitConflict(e)) return true;
   if (code.includes("TransientError")) return !/^Not yet implemented/.test(message);
   return false;
@@ -88,9 +102,15 @@ export function isRefusedByData(e: unknown): boolean {
 
 /** How long and how often to try. */
 export interface RetryPolicy {
-  /** No new attempt starts later than this after the first (ms). */
+  /** No new attempt after a conflict starts later than this after the first (ms). */
   deadlineMs: number;
-  /** The first pause, doubled after each failure up to `maxDelayMs` (±20 % jitter). */
+  /** No new attempt after a lost connection starts later than this after the first (ms). */
+  lostDeadlineMs: number;
+  /**
+   * The first pause, doubled after each failure up to `maxDelayMs`, each
+   * drawn from half to one and a half times that (so writers that met once
+   * do not meet again in step).
+   */
   firstDelayMs: number;
   maxDelayMs: number;
   sleep: (ms: number) => Promise<void>;
@@ -99,22 +119,32 @@ export interface RetryPolicy {
 }
 
 /**
- * Ten seconds in all, as the driver's own retries; first pauses short,
- * because a Memgraph write conflict clears as soon as the other
- * transaction commits.
+ * First pauses short, because a write conflict clears as soon as the other
+ * transaction commits; a minute for conflicts (measured: ten teammates'
+ * Sweeps, MCP servers and outbox drains at once on 2 cores queue writes for
+ * up to ~10 s behind the write lock), the driver's ten seconds for a lost
+ * server.
  */
 const DEFAULT_POLICY: RetryPolicy = {
-  deadlineMs: 10_000,
+  deadlineMs: 60_000,
+  lostDeadlineMs: 10_000,
   firstDelayMs: 25,
-  maxDelayMs: 1_000,
+  maxDelayMs: 2_000,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   now: () => Date.now(),
   random: Math.random,
 };
 
+/** Whether `e` says the connection, not the transaction, failed. */
+function isLost(e: unknown): boolean {
+  const { code } = parts(e);
+  return code === "ServiceUnavailable" || code === "SessionExpired";
+}
+
 /**
  * Runs `attempt` until it succeeds, fails with an error `retryable` refuses,
- * or the deadline passes (the last error is thrown then).
+ * or the deadline for that kind of failure passes (the last error is thrown
+ * then).
  */
 export async function retrying<T>(
   attempt: () => Promise<T>,
@@ -128,8 +158,9 @@ export async function retrying<T>(
     try {
       return await attempt();
     } catch (e) {
-      const pause = delay * (0.8 + 0.4 * p.random());
-      if (!retryable(e) || p.now() + pause - started > p.deadlineMs) throw e;
+      const pause = delay * (0.5 + p.random());
+      const deadline = isLost(e) ? p.lostDeadlineMs : p.deadlineMs;
+      if (!retryable(e) || p.now() + pause - started > deadline) throw e;
       await p.sleep(pause);
       delay = Math.min(delay * 2, p.maxDelayMs);
     }

@@ -56,6 +56,7 @@ const MEMGRAPH = {
     "Unable to create unique constraint :Session(session_id), because an existing node violates it.",
     MEMGRAPH_CLIENT_ERROR,
   ),
+  // Its documentation: the same write-write conflict as writeConflict, to be retried.
   serialization: error("Unable to commit due to serialization error.", MEMGRAPH_CLIENT_ERROR),
 };
 
@@ -84,6 +85,7 @@ Deno.test("retryable: conflicts and busy servers, never a construct the server l
   assert.ok(isCommitConflict(MEMGRAPH.uniqueAtCommit));
   assert.ok(isRetryable(MEMGRAPH.uniqueAtCommit), "Memgraph's unique violation at commit");
   assert.ok(isRetryable(MEMGRAPH.writeConflict));
+  assert.ok(isRetryable(MEMGRAPH.serialization), "Memgraph's serialization error at commit");
   assert.ok(isRetryable(MEMGRAPH.storageAccess));
   assert.ok(isRetryable(NEO4J.deadlock));
   assert.ok(isRetryable(error("connection lost", "ServiceUnavailable")));
@@ -93,7 +95,6 @@ Deno.test("retryable: conflicts and busy servers, never a construct the server l
       MEMGRAPH.syntax,
       MEMGRAPH.mergeNull,
       MEMGRAPH.violatingData,
-      MEMGRAPH.serialization,
       NEO4J.indexInTheWay,
       NEO4J.syntax,
       new Error("a bug"),
@@ -174,4 +175,27 @@ Deno.test("retrying gives up at once on what cannot pass, and after the deadline
   const waited = time.pauses.reduce((a, b) => a + b, 0);
   assert.ok(waited <= 2_000, `waited ${waited} ms`);
   assert.ok(attempts > 3 && Math.max(...time.pauses) <= 1_000);
+});
+
+Deno.test("retrying waits out conflicts far longer than a lost server", async () => {
+  const time = fakeTime();
+  let conflicts = 0;
+  // Conflicts for 20 s (a teammate's long write holding the lock), then the write goes through.
+  const out = await retrying(() => {
+    if (time.policy.now() < 20_000) {
+      conflicts++;
+      return Promise.reject(NEO4J.deadlock);
+    }
+    return Promise.resolve("committed");
+  }, time.policy);
+  assert.equal(out, "committed");
+  assert.ok(conflicts > 10 && Math.max(...time.pauses) <= 3_000, `pauses ${time.pauses}`);
+
+  const lost = fakeTime();
+  await assert.rejects(
+    retrying(() => Promise.reject(error("connection lost", "ServiceUnavailable")), lost.policy),
+    /connection lost/,
+  );
+  const waited = lost.pauses.reduce((a, b) => a + b, 0);
+  assert.ok(waited <= 10_000, `a lost server is told within 10 s, waited ${waited} ms`);
 });

@@ -197,6 +197,10 @@ export class GraphStore implements Store {
     return this.#leases.leasedByOthers(owner);
   }
 
+  renewLeases(owner: string, ids: string[], leaseMs: number): Promise<void> {
+    return this.#leases.renewLeases(owner, ids, leaseMs);
+  }
+
   settleTouch(id: string, owner: string, settlement: Settlement): Promise<void> {
     return this.#leases.settleTouch(id, owner, settlement);
   }

@@ -76,6 +76,23 @@ export function leasedByOthers(db: Connection, owner: string): LeaseHeld[] {
   ).map(leaseHeld);
 }
 
+/** Extends the leases `owner` still holds on `ids` to `leaseMs` from now (see `Store.renewLeases`). */
+export function renewLeases(db: Connection, owner: string, ids: string[], leaseMs: number): void {
+  if (ids.length === 0) return;
+  const now = Date.now();
+  db.write(() =>
+    db.run(
+      `UPDATE touches SET lease_until = ?
+       WHERE lease_owner = ? AND status = 'pending' AND lease_until > ?
+         AND id IN (SELECT value FROM json_each(?))`,
+      now + leaseMs,
+      owner,
+      now,
+      JSON.stringify(ids),
+    )
+  );
+}
+
 /** Settles a Touch `owner` holds the lease of, releasing the lease; another's lease is left be. */
 export function settleTouch(
   db: Connection,

@@ -18,6 +18,25 @@ import { touchFromRow } from "./touches.ts";
 import { resourceFrom } from "./resources.ts";
 import { listingFromRow } from "./listings.ts";
 import type { Connection } from "./connection.ts";
+import { openPrivateFile } from "../../host/mod.ts";
+
+/**
+ * Runs `work` (a drain of the outbox at `path`) while no other process of
+ * this machine drains it: an advisory lock on `<path>.drain`, waited for.
+ * Two drains at once would send the same Touches twice over, each meeting
+ * the other on the server; one after the other, the second finds nothing
+ * left to send. An in-memory store has no other process to meet.
+ */
+export async function drainingAlone<T>(path: string, work: () => Promise<T>): Promise<T> {
+  if (path === ":memory:" || path === "") return await work();
+  const file = openPrivateFile(`${path}.drain`);
+  try {
+    await file.lock(true);
+    return await work();
+  } finally {
+    file.close();
+  }
+}
 
 /** Touches not yet copied to the shared store, oldest first. */
 export function unexportedTouches(db: Connection, limit: number): Touch[] {

@@ -103,6 +103,10 @@ export class SqliteStore implements Store {
     return this.#db.op(() => leases.leasedByOthers(this.#db, owner));
   }
 
+  renewLeases(owner: string, ids: string[], leaseMs: number): Promise<void> {
+    return this.#db.op(() => leases.renewLeases(this.#db, owner, ids, leaseMs));
+  }
+
   settleTouch(id: string, owner: string, settlement: Settlement): Promise<void> {
     return this.#db.op(() => leases.settleTouch(this.#db, id, owner, settlement));
   }
@@ -202,6 +206,11 @@ export class SqliteStore implements Store {
    * shared store, oldest first. A hook with a graph store configured still
    * records here only; the drain copies them and calls {@link markExported}.
    */
+  /** Runs `work` (a drain of this outbox) as the machine's only drain of it. */
+  drainingAlone<T>(work: () => Promise<T>): Promise<T> {
+    return outbox.drainingAlone(this.path, work);
+  }
+
   unexportedTouches(limit: number): Promise<Touch[]> {
     return this.#db.op(() => outbox.unexportedTouches(this.#db, limit));
   }
