@@ -32,7 +32,7 @@ quietly() {
   log=$(mktemp)
   "$@" >"$log" 2>&1
   status=$?
-  [ "$status" -eq 0 ] || tail -n 20 "$log"
+  [ "$status" -eq 0 ] || tail -n 40 "$log"
   rm -f "$log"
   return "$status"
 }
@@ -46,7 +46,7 @@ need() {
 
 # main.ts loads commands/ by computed specifier, so they are bundled as entries too (deno
 # compile needs a runtime download this network cannot reach; the bundle checks the same graph).
-deno task check || stop "type check failed" "deno task check"
+quietly deno task check || stop "type check failed" "deno task check"
 deno lint --quiet || stop "lint failed" "deno lint"
 deno fmt --check --quiet || stop "files are not formatted" "deno fmt"
 deno bundle --quiet --outdir "$(mktemp -d)" main.ts commands/*.ts || stop "bundle of main.ts failed"
