@@ -145,7 +145,7 @@ export function rawGet(port: number, path: string, headers: Record<string, strin
   return rawRequest(port, "GET", path, headers);
 }
 
-/** Debian's chromium, where `.ci/run` installs it. */
+/** Debian's chromium, where `deno task test` installs it when missing. */
 export const CHROMIUM = "/usr/bin/chromium";
 
 /** Whether the system browser is installed (the browser tests need it). */

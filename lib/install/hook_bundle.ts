@@ -177,8 +177,9 @@ export async function buildHookBundle(spec: BundleSpec): Promise<"built" | "curr
  * `serve-mcp` a harness starts does not download them while the harness
  * waits for it. A harness may start rgraph with an emptied environment
  * (Codex keeps PATH, HOME, LANG, TERM and USER), which makes Deno use its
- * default cache under HOME whatever DENO_DIR this install ran with: both are
- * filled. A no-op once they hold everything.
+ * default cache under HOME whatever DENO_DIR or XDG_CACHE_HOME (which moves
+ * Deno's cache too) this install ran with: both are filled. A no-op once they
+ * hold everything.
  */
 export async function cacheDependencies(spec: Checkout): Promise<void> {
   const entries = [
@@ -190,8 +191,6 @@ export async function cacheDependencies(spec: Checkout): Promise<void> {
   ];
   const args = ["install", "--quiet", "--entrypoint", ...entries];
   await deno(spec, args);
-  if (Deno.env.get("DENO_DIR") !== undefined) {
-    const { DENO_DIR: _, ...harnessEnv } = Deno.env.toObject();
-    await deno(spec, args, harnessEnv);
-  }
+  const { DENO_DIR, XDG_CACHE_HOME, ...harnessEnv } = Deno.env.toObject();
+  if (DENO_DIR !== undefined || XDG_CACHE_HOME !== undefined) await deno(spec, args, harnessEnv);
 }

@@ -22,7 +22,8 @@ let failures = 0;
 for (const name of wanted) {
   console.log(`\n== bench ${name} ==`);
   const { code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", `${here}${name}.ts`],
+    // The tests' config: benchmarks share the suite's helpers and their test-only packages.
+    args: ["run", "--config", `${here}../deno.tests.json`, "--allow-all", `${here}${name}.ts`],
     stdout: "inherit",
     stderr: "inherit",
   }).output();

@@ -46,7 +46,7 @@ for (const v of VALIDATORS) {
     name: `${v.label} (${pin.pkg}@${pin.version}) passes with no warning`,
     ignore: path === null && !IN_CI,
     fn: async () => {
-      assert.ok(path, `${harnessBinDir()}/${pin.bin} is missing: .ci/run installs it`);
+      assert.ok(path, `${harnessBinDir()}/${pin.bin} is missing: deno task test installs it`);
       const home = await Deno.makeTempDir({ prefix: "rgraph-validate-" });
       try {
         const r = await run([path, ...v.args], {

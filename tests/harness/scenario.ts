@@ -15,7 +15,7 @@
  * and are expected to fail until it is done; they are never weakened to pass.
  *
  * A harness binary that is missing is an ignored test, unless `CI=true`: then
- * it fails loudly (install them with `.ci/run`).
+ * it fails loudly (`deno task test` installs them).
  *
  * @module
  */
@@ -330,13 +330,13 @@ export function harnessTests(spec: HarnessSpec): void {
     if (IN_CI) {
       Deno.test(`${spec.label}: ${what} is installed (CI=true)`, () => {
         assert.fail(
-          `${harnessBinDir()}/${pin.bin} does not exist: .ci/run installs ${what} and sets RGRAPH_HARNESS_BIN_DIR`,
+          `${harnessBinDir()}/${pin.bin} does not exist: deno task test installs ${what} and sets RGRAPH_HARNESS_BIN_DIR`,
         );
       });
     } else {
       Deno.test({
         name:
-          `${spec.label} ${pin.version}: real-harness session (${pin.bin} not installed; .ci/run installs ${what})`,
+          `${spec.label} ${pin.version}: real-harness session (${pin.bin} not installed; deno task test installs ${what})`,
         ignore: true,
         fn() {},
       });

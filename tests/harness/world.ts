@@ -30,7 +30,7 @@ function rgraphFlags(): string[] {
 /** The argv that runs rgraph from this checkout. */
 export const RGRAPH_ARGV = [Deno.execPath(), "run", ...rgraphFlags(), MAIN];
 
-/** Where the harness binaries are: `RGRAPH_HARNESS_BIN_DIR`, else where `.ci/run` caches them. */
+/** Where the harness binaries are: `RGRAPH_HARNESS_BIN_DIR`, else where `deno task test` caches them. */
 export function harnessBinDir(): string {
   const explicit = Deno.env.get("RGRAPH_HARNESS_BIN_DIR");
   if (explicit) return explicit;
@@ -38,7 +38,7 @@ export function harnessBinDir(): string {
   return `${cache}/rgraph-ci/harness/bin`;
 }
 
-/** One pinned harness (tests/harness/pins.txt, which `.ci/run` installs). */
+/** One pinned harness (tests/harness/pins.txt, which `deno task test` installs). */
 export interface Pin {
   harness: string;
   pkg: string;
