@@ -82,7 +82,19 @@ export async function openStore(
   const store = openEmbeddedStore(config.store.path);
   // What hooks kept back while the store was busy is recorded before anything reads it.
   await drainSpool(store);
+  // Search: a store written before its index is indexed once, here (never in the hook).
+  store.indexBacklog(Deno.stderr.isTerminal() ? backlogBar : undefined);
   return store;
+}
+
+/** The search index's one-time backlog as a progress bar on a terminal's stderr. */
+function backlogBar(done: number, of: number): void {
+  const width = 30;
+  const filled = of === 0 ? width : Math.round((done / of) * width);
+  const line = `rgraph: indexing memory for search [${"#".repeat(filled)}${
+    " ".repeat(width - filled)
+  }] ${done}/${of}`;
+  Deno.stderr.writeSync(new TextEncoder().encode(`\r${line}${done >= of ? "\n" : ""}`));
 }
 
 /**

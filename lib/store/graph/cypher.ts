@@ -12,6 +12,7 @@
  * @module
  */
 
+import { SEARCH_UPGRADE } from "./search.ts";
 import { MARK_LISTING, MARK_RESOURCE, RAISE_STAMP } from "./changes.ts";
 
 /** Finds a Resource by address or alias (`k` bound), yielding `n` (possibly null). */
@@ -132,6 +133,8 @@ export const UPGRADES = [
    MERGE (c:RgraphTouchCount {key: user + '\u001f' + status + '\u001f' + outcome + '\u001f' + reason})
    SET c.user_id = user, c.status = status, c.outcome = outcome, c.reason = reason, c.n = n,
      c.avoided = avoided`,
+  // Search: Resources stored before it get the text the index reads (see search.ts).
+  SEARCH_UPGRADE,
 ] as const;
 
 /** The schema record: which setups were applied, and how it went. */

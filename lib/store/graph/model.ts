@@ -195,6 +195,8 @@ export const OWNED_RESOURCE_KEYS: readonly string[] = [
     "null_keys",
     "references",
     "rgraph_stamp",
+    // The text the search index reads beside the other properties (see search.ts).
+    "rgraph_search",
   ]),
 ];
 

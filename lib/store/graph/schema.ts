@@ -34,6 +34,7 @@ import { MAKE_WRITE_LOCK } from "./changes.ts";
 import { obsoleteSchema, schema, type SchemaRule, schemaStatements, schemaTag } from "./model.ts";
 import { isAlreadyExists, isRefusedByData, retrying, type RetryPolicy } from "./retry.ts";
 import { type ServerIdentity, serverName } from "./server.ts";
+import { searchSchema, searchUnavailableNote } from "./search.ts";
 
 type Rows = Record<string, unknown>[];
 
@@ -71,6 +72,7 @@ function plan(server: ServerIdentity): { tag: string; rules: SchemaRule[] } {
   const tag = schemaTag([
     ...obsoleteSchema(server.kind),
     ...statements,
+    ...searchSchema(server.kind),
     `upgrades ${Q.UPGRADES.length}`,
     `${server.kind} ${server.version ?? ""}`,
   ]);
@@ -172,6 +174,15 @@ export async function ensureSchema(
   for (const rule of rest) {
     const problem = await applyRule(s, server, rule, policy);
     if (problem) degraded.push(problem);
+  }
+  // Search: a server without text search (Memgraph before 3.6 without the flag) keeps the rest.
+  for (const statement of searchSchema(server.kind)) {
+    try {
+      await ddl(s, statement, policy);
+    } catch (e) {
+      if (server.kind === "neo4j") throw e;
+      degraded.push(searchUnavailableNote(String((e as Error)?.message ?? e)));
+    }
   }
   if (server.kind === "neo4j") await s.run("CALL db.awaitIndexes(60)");
   await s.write(MAKE_WRITE_LOCK, { epoch: crypto.randomUUID() });

@@ -95,6 +95,8 @@ import {
   serverName,
   unreachableReason,
 } from "./server.ts";
+import { IN_SCOPE, scopeParams, searchProps, searchQuery, searchUnavailable } from "./search.ts";
+import { locate, type SearchPage, type SearchRequest, textParts } from "../search_query.ts";
 import { ensureSchema, type SchemaSession, type SchemaState, schemaState } from "./schema.ts";
 import { printableUrl } from "../bolt_url.ts";
 import type {
@@ -603,7 +605,8 @@ export class GraphStore implements Store {
           ? r.review_comments.map((c, i) => commentProps(c, true, i))
           : []),
       ];
-      upserts[r.kind].push({ node_id: node, props: resourceProps(r) });
+      // Search: the node carries its whole text for the index (see search.ts).
+      upserts[r.kind].push({ node_id: node, props: { ...resourceProps(r), ...searchProps(r) } });
       if (thread.length) threads.push({ node_id: node, comments: thread });
       // A refetch clears what the new version may no longer have; a new Resource has nothing to clear.
       if (before.has(node)) {
@@ -860,6 +863,41 @@ export class GraphStore implements Store {
       comments: count(comments),
       listings: count(listings),
       size_bytes: null,
+    };
+  }
+
+  /** Search: see `search.ts`. */
+  async search(request: SearchRequest): Promise<SearchPage> {
+    const { statement, params, terms } = searchQuery(this.server.kind, request);
+    let found: Props[];
+    let scope: Props[];
+    try {
+      [found, scope] = await this.#tx(
+        "read",
+        (run) => Promise.all([run(statement, params), run(IN_SCOPE, scopeParams(request))]),
+      );
+    } catch (e) {
+      throw searchUnavailable(this.server.kind, e) ?? e;
+    }
+    const page = (found[0]?.page ?? []) as string[];
+    const whole = await this.getResources(page);
+    const hits = page.flatMap((address) => {
+      const r = whole.get(address);
+      if (r === undefined) return [];
+      return [{
+        address: r.address,
+        kind: r.kind,
+        state: r.kind === "repository" ? null : r.state,
+        title: r.kind === "repository" ? null : r.title,
+        updated_at: r.updated_at,
+        fetched_at: r.fetched_at,
+        ...locate(textParts(r), terms),
+      }];
+    });
+    return {
+      hits,
+      total: Number(plain(found[0]?.total ?? 0)),
+      in_scope: Number(plain(scope[0]?.n ?? 0)),
     };
   }
 

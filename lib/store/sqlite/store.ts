@@ -36,6 +36,8 @@ import { migrate, SchemaTooNewError } from "./schema.ts";
 import { avoidedSql, readUserStats } from "./tally.ts";
 import { readMemoryCounts } from "./memory_counts.ts";
 import { writeListingRow } from "./listing_row.ts";
+import { indexBacklog, indexResource, searchIndex, type SearchSql } from "./search.ts";
+import type { SearchPage, SearchRequest } from "../search_query.ts";
 import { byRecorded, newestTouches, type PageEnd, touchFromRow } from "./touches.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
 import { faultError, openFault, storeFault } from "./faults.ts";
@@ -611,6 +613,8 @@ export class SqliteStore implements Store {
       );
       this.#run("DELETE FROM pending_refs WHERE target_key = ?", key);
     }
+    // Search: indexed in this Resource's own transaction (see search.ts).
+    indexResource(this.#searchSql, id, r);
   }
 
   #putComments(id: number, comments: Comment[], review: boolean): void {
@@ -941,6 +945,42 @@ export class SqliteStore implements Store {
         total: total.n as number,
       };
     });
+  }
+
+  /** Search: see `search.ts`. */
+  search(request: SearchRequest): Promise<SearchPage> {
+    return this.#op(() => searchIndex(this.#searchSql, request, (id) => this.#resourceById(id)));
+  }
+
+  /**
+   * Indexes for search what was stored before the index existed (once, see
+   * `search.ts`); `progress` hears (done, of). Commands call it, never the hook.
+   */
+  indexBacklog(progress?: (done: number, of: number) => void): number {
+    return this.#guard(() =>
+      indexBacklog({
+        sql: this.#searchSql,
+        write: (fn) => this.#write(fn),
+        resource: (id) => this.#resourceById(id),
+      }, progress)
+    );
+  }
+
+  get #searchSql(): SearchSql {
+    return {
+      all: (q, ...p) => this.#all(q, ...p),
+      get: (q, ...p) => this.#get(q, ...p),
+      run: (q, ...p) => this.#run(q, ...p),
+    };
+  }
+
+  #resourceById(id: number): Resource | null {
+    const row = this.#get(
+      `SELECT r.id, r.address, r.fetched_at, r.updated_at, r.etag, d.data
+       FROM resources r JOIN resource_data d ON d.id = r.id WHERE r.id = ?`,
+      id,
+    );
+    return row ? this.#resourceFrom(row) : null;
   }
 
   /**

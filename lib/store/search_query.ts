@@ -1,0 +1,272 @@
+/**
+ * Searching memory, without a store (pure): the one query language people
+ * and models type, written out for each engine so that nothing typed ever
+ * reaches it as syntax, and the text of a Resource as the index holds it,
+ * with where a query matched in it.
+ *
+ * The language: plain words, each of which must match (in any of a
+ * Resource's texts), and "quoted phrases", whose words must match in order.
+ * Every other character is text: FTS5's `" * : ^ ( ) NEAR AND OR NOT` and
+ * Lucene's `+ - && || ! ( ) { } [ ] ^ " ~ * ? : \ /` are quoted as text
+ * for their engine (a word without a letter or digit is dropped: no index
+ * holds it).
+ *
+ * @example
+ * ```ts
+ * import { ftsExpression, luceneExpression, parseSearch } from "./search_query.ts";
+ * const terms = parseSearch('zstd "block size" NOT:(x)');
+ * ftsExpression(terms); // '"zstd" "block size" "NOT:(x)"'
+ * luceneExpression(terms); // '"zstd" AND "block size" AND "NOT:(x)"'
+ * ```
+ * @module
+ */
+
+import { UserError } from "../errors.ts";
+import type { Comment, Resource, ResourceKind } from "../types.ts";
+
+/** The longest query accepted, in characters. */
+export const MAX_QUERY_CHARS = 500;
+
+/** Results on one page of a search. */
+export const SEARCH_PAGE_SIZE = 20;
+
+/** Which states a search keeps (`all`: every one, the default). */
+export type SearchState = "open" | "closed" | "merged" | "all";
+
+/** One thing that must match: a word, or a phrase's words in order. */
+export interface SearchTerm {
+  text: string;
+  phrase: boolean;
+}
+
+/** A search as a store answers it (see `Store.search`). */
+export interface SearchRequest {
+  /** What was typed: plain words and "quoted phrases". */
+  text: string;
+  /** Only this repository's Resources (lowercased), when given. */
+  repo: { owner: string; repo: string } | null;
+  kind: ResourceKind | null;
+  state: SearchState;
+  /** 1-based. */
+  page: number;
+}
+
+/** Where in a Resource a query matched. */
+export type MatchPlace =
+  | { part: "title" | "body" | "labels" | "files" | "description" | "readme" | "name" }
+  /** `n`: the entry's number in the item's thread as `resource` pages it (oldest first). */
+  | { part: "comment"; n: number; author: string | null; review: boolean; path: string | null };
+
+/** One result: a stored Resource's head, where it matched and a short piece of the text there. */
+export interface SearchHit {
+  address: string;
+  kind: ResourceKind;
+  /** `open`, `closed` or `merged`; null for a repository. */
+  state: string | null;
+  /** An item's title; null for a repository. */
+  title: string | null;
+  updated_at: string;
+  fetched_at: string;
+  place: MatchPlace;
+  /** Untrusted GitHub text (one line, whitespace collapsed): fence it before showing it. */
+  snippet: string;
+}
+
+/** One page of a search's answer, with what it covered. */
+export interface SearchPage {
+  hits: SearchHit[];
+  /** How many Resources matched in all. */
+  total: number;
+  /** How many stored Resources the filters left to search. */
+  in_scope: number;
+}
+
+/** A search that cannot be run as typed (empty, too long, nothing to look for). */
+export class SearchQueryError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = "SearchQueryError";
+  }
+}
+
+const INDEXABLE = /[\p{L}\p{N}]/u;
+
+/**
+ * The terms of a query: quoted runs are phrases (an unclosed quote runs to
+ * the end), the rest splits on whitespace. Refuses an empty or overlong
+ * query, and one with no letter or digit, in one line.
+ */
+export function parseSearch(text: string): SearchTerm[] {
+  if (text.length > MAX_QUERY_CHARS) {
+    throw new SearchQueryError(
+      `search: the query has ${text.length} characters, more than ${MAX_QUERY_CHARS}`,
+    );
+  }
+  if (text.trim() === "") throw new SearchQueryError("search: the query is empty");
+  const terms: SearchTerm[] = [];
+  const add = (raw: string, phrase: boolean) => {
+    const words = raw.split(/\s+/).filter((w) => INDEXABLE.test(w));
+    if (words.length === 0) return;
+    if (phrase) terms.push({ text: words.join(" "), phrase: words.length > 1 });
+    else for (const w of words) terms.push({ text: w, phrase: false });
+  };
+  const parts = text.split('"');
+  parts.forEach((part, i) => add(part, i % 2 === 1));
+  if (terms.length === 0) {
+    throw new SearchQueryError("search: the query has no letter or digit to look for");
+  }
+  return terms;
+}
+
+/** The terms as an FTS5 query: each a string (quotes doubled), all of them required. */
+export function ftsExpression(terms: SearchTerm[]): string {
+  return terms.map((t) => `"${t.text.replaceAll('"', '""')}"`).join(" ");
+}
+
+/** The terms as a Lucene query: each a quoted phrase (`\` and `"` escaped), joined by AND. */
+export function luceneExpression(terms: SearchTerm[]): string {
+  return terms.map((t) => `"${t.text.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(" AND ");
+}
+
+/** A part of a Resource's text as the index holds it. */
+export interface TextPart {
+  place: MatchPlace;
+  text: string;
+}
+
+/** Every text of a Resource that a search looks in, in the order results name them. */
+export function textParts(r: Resource): TextPart[] {
+  if (r.kind === "repository") {
+    return [
+      { place: { part: "name" }, text: `${r.owner}/${r.repo}` },
+      { place: { part: "description" }, text: r.description ?? "" },
+      { place: { part: "readme" }, text: r.readme ?? "" },
+    ];
+  }
+  const parts: TextPart[] = [
+    { place: { part: "title" }, text: r.title },
+    { place: { part: "body" }, text: r.body ?? "" },
+    { place: { part: "labels" }, text: r.labels.join(" ") },
+  ];
+  if (r.kind === "pull_request") parts.push({ place: { part: "files" }, text: r.files.join(" ") });
+  const thread = r.comments.map((c) => ({ c, review: false }));
+  if (r.kind === "pull_request") {
+    for (const c of r.review_comments) thread.push({ c, review: true });
+  }
+  // Numbered as the thread reads: oldest first, comments before review comments at one time.
+  thread.sort((
+    a,
+    b,
+  ) => (a.c.created_at < b.c.created_at ? -1 : a.c.created_at > b.c.created_at ? 1 : 0));
+  thread.forEach(({ c, review }, i) =>
+    parts.push({
+      place: { part: "comment", n: i + 1, author: c.author, review, path: c.path ?? null },
+      text: c.body,
+    })
+  );
+  return parts;
+}
+
+/**
+ * A comment as the index holds it: its author and file path are searchable
+ * with its body.
+ */
+export function commentText(c: Comment): string {
+  return [c.author ?? "", c.path ?? "", c.body].join(" ");
+}
+
+/**
+ * The columns an index keeps for a Resource: its name or title; its body or
+ * description; its comments (authors and paths with them); the rest
+ * (labels, changed files, README).
+ */
+export function indexColumns(
+  r: Resource,
+): { title: string; body: string; comments: string; other: string } {
+  if (r.kind === "repository") {
+    return {
+      title: `${r.owner}/${r.repo}`,
+      body: r.description ?? "",
+      comments: "",
+      other: r.readme ?? "",
+    };
+  }
+  const thread = r.kind === "pull_request" ? [...r.comments, ...r.review_comments] : r.comments;
+  const files = r.kind === "pull_request" ? r.files : [];
+  return {
+    title: r.title,
+    body: r.body ?? "",
+    comments: thread.map(commentText).join("\n"),
+    other: [...r.labels, ...files].join("\n"),
+  };
+}
+
+// --- Where it matched --------------------------------------------------------------
+
+/**
+ * A word's rough stem, for finding where the engine's match lies: the
+ * engines stem properly; this only has to bring "compressions",
+ * "compression" and "compressed" close enough to compare by prefix.
+ */
+function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (w.endsWith("'s")) w = w.slice(0, -2);
+  for (const suffix of ["ations", "ation", "ings", "ing", "ions", "ion", "ies", "es", "ed", "s"]) {
+    if (w.length - suffix.length >= 3 && w.endsWith(suffix)) return w.slice(0, -suffix.length);
+  }
+  return w;
+}
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+function wordsOf(text: string): string[] {
+  return text.match(WORD) ?? [];
+}
+
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short);
+}
+
+/** Characters of text a snippet shows around the first match. */
+const SNIPPET_CHARS = 200;
+
+/**
+ * Where `terms` matched in `parts`, and a short piece of text there: the
+ * part holding the most of the query's words (the first such, so a title
+ * beats a comment), cut around its first matching word. With no part
+ * matching (the engine stems differently), the first part with text.
+ */
+export function locate(
+  parts: TextPart[],
+  terms: SearchTerm[],
+): { place: MatchPlace; snippet: string } {
+  const wanted = [...new Set(terms.flatMap((t) => wordsOf(t.text)).map(stem))];
+  let best: { part: TextPart; count: number; at: number } | null = null;
+  for (const part of parts) {
+    if (part.text === "") continue;
+    const found = new Set<string>();
+    let at = -1;
+    for (const m of part.text.matchAll(WORD)) {
+      const s = stem(m[0]);
+      const hit = wanted.find((w) => sameWord(w, s));
+      if (hit === undefined) continue;
+      found.add(hit);
+      if (at < 0) at = m.index!;
+      if (found.size === wanted.length) break;
+    }
+    if (found.size > (best?.count ?? 0)) best = { part, count: found.size, at };
+    if (found.size === wanted.length) break;
+  }
+  const chosen = best ?? { part: parts.find((p) => p.text !== "") ?? parts[0], count: 0, at: 0 };
+  return { place: chosen.part.place, snippet: snippetAt(chosen.part.text, chosen.at) };
+}
+
+/** About {@link SNIPPET_CHARS} of `text` around `at`, whitespace collapsed, cut ends marked `…`. */
+function snippetAt(text: string, at: number): string {
+  const start = Math.max(0, at - SNIPPET_CHARS / 4);
+  const end = Math.min(text.length, start + SNIPPET_CHARS);
+  const piece = text.slice(start, end).replace(/\s+/g, " ").trim();
+  return `${start > 0 ? "…" : ""}${piece}${end < text.length ? "…" : ""}`;
+}

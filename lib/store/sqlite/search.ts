@@ -1,0 +1,213 @@
+/**
+ * The embedded store's search of memory: an FTS5 index of every stored
+ * Resource's text (`porter unicode61`: word forms match, "compressions"
+ * finds "compression"), written in the transaction that writes the
+ * Resource, ranked by BM25 with recency breaking ties.
+ *
+ * The index is contentless (it keeps the words, not a second copy of the
+ * text: the text is in `resources`, `resource_data` and `comments`), with
+ * `contentless_delete` so a re-fetch replaces its row. A Resource deleted
+ * another way (folded into another node id, or replaced by a head in the
+ * local index) leaves through the triggers below.
+ *
+ * A store written before the index existed is indexed once, when a command
+ * (never the hook) opens it: {@link indexBacklog}.
+ *
+ * @example
+ * ```ts
+ * import { SEARCH_MIGRATION } from "./search.ts";
+ * db.exec(SEARCH_MIGRATION);
+ * ```
+ * @module
+ */
+
+import type { SQLInputValue } from "node:sqlite";
+import type { Resource, ResourceKind } from "../../types.ts";
+import {
+  ftsExpression,
+  indexColumns,
+  locate,
+  parseSearch,
+  SEARCH_PAGE_SIZE,
+  type SearchHit,
+  type SearchPage,
+  type SearchRequest,
+  textParts,
+} from "../search_query.ts";
+
+type Row = Record<string, SQLInputValue>;
+
+/** What search needs of a connection. */
+export interface SearchSql {
+  all(sql: string, ...params: SQLInputValue[]): Row[];
+  get(sql: string, ...params: SQLInputValue[]): Row | undefined;
+  run(sql: string, ...params: SQLInputValue[]): number;
+}
+
+/** The `store_meta` key holding the last Resource id the backlog indexed (absent: none left). */
+const BACKLOG_KEY = "search_backlog_after";
+
+/**
+ * Migration 9: the index, the triggers that take a deleted Resource out of
+ * it, and, when Resources are stored already, the mark that they wait to be
+ * indexed ({@link indexBacklog}): indexing them here would make whichever
+ * process opens the file first — a hook, within a harness's timeout — do it.
+ */
+export const SEARCH_MIGRATION = `
+  CREATE VIRTUAL TABLE search_index USING fts5(
+    title, body, comments, other,
+    content = '', contentless_delete = 1, tokenize = 'porter unicode61'
+  );
+  CREATE TRIGGER search_index_resource_gone AFTER DELETE ON resources BEGIN
+    DELETE FROM search_index WHERE rowid = OLD.id;
+  END;
+  CREATE TRIGGER search_index_data_gone AFTER DELETE ON resource_data BEGIN
+    DELETE FROM search_index WHERE rowid = OLD.id;
+  END;
+  INSERT INTO store_meta (key, value)
+    SELECT '${BACKLOG_KEY}', '0' WHERE EXISTS (SELECT 1 FROM resource_data);
+`;
+
+/**
+ * Indexes Resource `id` as `r` now holds it, replacing what was indexed;
+ * called inside the Resource's own write transaction.
+ */
+export function indexResource(sql: SearchSql, id: number, r: Resource): void {
+  const c = indexColumns(r);
+  sql.run("DELETE FROM search_index WHERE rowid = ?", id);
+  sql.run(
+    "INSERT INTO search_index (rowid, title, body, comments, other) VALUES (?, ?, ?, ?, ?)",
+    id,
+    c.title,
+    c.body,
+    c.comments,
+    c.other,
+  );
+}
+
+/** What the backlog's indexing needs of the store. */
+export interface BacklogAccess {
+  sql: SearchSql;
+  /** Runs `fn` in one write transaction. */
+  write<T>(fn: () => T): T;
+  /** The whole Resource stored under row `id`. */
+  resource(id: number): Resource | null;
+}
+
+/** Resources indexed per transaction while the backlog is worked off (hooks wait at most one). */
+const BACKLOG_BATCH = 200;
+
+/**
+ * Indexes the Resources stored before the index existed, once, oldest row
+ * first, each batch committed with the mark of how far it got (a killed
+ * run resumes). `progress` hears (done, of) after each batch. Returns how
+ * many were indexed (0 when nothing waits: one read).
+ */
+export function indexBacklog(
+  db: BacklogAccess,
+  progress?: (done: number, of: number) => void,
+): number {
+  const mark = db.sql.get("SELECT value FROM store_meta WHERE key = ?", BACKLOG_KEY);
+  if (mark === undefined) return 0;
+  const of = Number(
+    db.sql.get("SELECT count(*) AS n FROM resource_data WHERE id > ?", Number(mark.value))!.n,
+  );
+  let done = 0;
+  for (;;) {
+    const more = db.write(() => {
+      const now = db.sql.get("SELECT value FROM store_meta WHERE key = ?", BACKLOG_KEY);
+      if (now === undefined) return false; // another process finished it
+      const ids = db.sql.all(
+        "SELECT id FROM resource_data WHERE id > ? ORDER BY id LIMIT ?",
+        Number(now.value),
+        BACKLOG_BATCH,
+      ).map((r) => Number(r.id));
+      if (ids.length === 0) {
+        db.sql.run("DELETE FROM store_meta WHERE key = ?", BACKLOG_KEY);
+        return false;
+      }
+      for (const id of ids) {
+        const r = db.resource(id);
+        if (r !== null) indexResource(db.sql, id, r);
+      }
+      db.sql.run(
+        "UPDATE store_meta SET value = ? WHERE key = ?",
+        String(ids[ids.length - 1]),
+        BACKLOG_KEY,
+      );
+      done += ids.length;
+      return true;
+    });
+    progress?.(Math.min(done, of), of);
+    if (!more) return done;
+  }
+}
+
+/** Column weights for BM25: a title match counts most, then the body, then the rest. */
+const WEIGHTS = "8.0, 3.0, 1.0, 1.0";
+
+/**
+ * Page `request.page` of what the index finds, each hit located in its
+ * Resource (`resource` reads it whole), with the scope the search covered.
+ */
+export function searchIndex(
+  sql: SearchSql,
+  request: SearchRequest,
+  resource: (id: number) => Resource | null,
+): SearchPage {
+  const terms = parseSearch(request.text);
+  const filters = `($owner IS NULL OR (r.owner = $owner AND r.repo = $repo))
+    AND ($kind IS NULL OR r.kind = $kind) AND ($state IS NULL OR r.state = $state)`;
+  const params = {
+    owner: request.repo?.owner ?? null,
+    repo: request.repo?.repo ?? null,
+    kind: request.kind,
+    state: request.state === "all" ? null : request.state,
+  };
+  const match = ftsExpression(terms);
+  const named = (q: string, p: Record<string, SQLInputValue>) =>
+    sql.all(q, p as unknown as SQLInputValue);
+  const rows = named(
+    `SELECT r.id, r.address, r.kind, r.state, r.title, r.updated_at, r.fetched_at
+     FROM search_index s JOIN resources r ON r.id = s.rowid
+     WHERE search_index MATCH $match AND ${filters}
+     ORDER BY bm25(search_index, ${WEIGHTS}), r.updated_at DESC, r.address
+     LIMIT $limit OFFSET $offset`,
+    {
+      ...params,
+      match,
+      limit: SEARCH_PAGE_SIZE,
+      offset: (Math.max(1, request.page) - 1) * SEARCH_PAGE_SIZE,
+    },
+  );
+  const total = Number(
+    named(
+      `SELECT count(*) AS n FROM search_index s JOIN resources r ON r.id = s.rowid
+       WHERE search_index MATCH $match AND ${filters}`,
+      { ...params, match },
+    )[0].n,
+  );
+  const inScope = Number(
+    named(
+      `SELECT count(*) AS n FROM resources r JOIN resource_data d ON d.id = r.id WHERE ${filters}`,
+      params,
+    )[0].n,
+  );
+  const hits: SearchHit[] = [];
+  for (const row of rows) {
+    const r = resource(Number(row.id));
+    const where = r === null
+      ? { place: { part: "title" as const }, snippet: "" }
+      : locate(textParts(r), terms);
+    hits.push({
+      address: String(row.address),
+      kind: row.kind as ResourceKind,
+      state: row.kind === "repository" ? null : row.state as string | null,
+      title: row.kind === "repository" ? null : row.title as string | null,
+      updated_at: String(row.updated_at),
+      fetched_at: String(row.fetched_at),
+      ...where,
+    });
+  }
+  return { hits, total, in_scope: inScope };
+}
