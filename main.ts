@@ -28,6 +28,7 @@ const COMMANDS: Record<string, { summary: string; module: string }> = {
   status: { summary: "what waits for a Sweep, and how the last one went", module: "status" },
   "serve-mcp": { summary: "serve the `resource` MCP tool over stdio", module: "serve_mcp" },
   lookup: { summary: "answer an address from memory", module: "lookup" },
+  search: { summary: "find what memory holds by what it says", module: "search" },
   install: { summary: "wire rgraph into a harness", module: "install" },
   uninstall: { summary: "remove what install added", module: "uninstall" },
   doctor: { summary: "check the setup, with a fix for each failure", module: "doctor" },

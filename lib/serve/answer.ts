@@ -195,7 +195,8 @@ export function invalidAnswer(text: string, githubLogin: string | null = null): 
   };
 }
 
-function randomNonce(): string {
+/** A fence nonce: 16 random hex digits, new for every answer. */
+export function randomNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -29,6 +29,15 @@ export {
   parseAsked,
 } from "./answer.ts";
 
+export {
+  type SearchAnswer,
+  type SearchArgs,
+  searchMemory,
+  type SearchOptions,
+  searchRequest,
+} from "./search.ts";
+export { placeText } from "./search_render.ts";
+
 export type { ServeOptions } from "./mcp.ts";
 
 /** Runs the MCP server on stdio until the client closes stdin (see `mcp.ts`). */

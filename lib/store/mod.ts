@@ -55,6 +55,17 @@ export {
   type SweepSignal,
 } from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
+export {
+  type MatchPlace,
+  MAX_QUERY_CHARS,
+  parseSearch,
+  SEARCH_PAGE_SIZE,
+  type SearchHit,
+  type SearchPage,
+  SearchQueryError,
+  type SearchRequest,
+  type SearchState,
+} from "./search_query.ts";
 export { hasCredentials, isLoopback, printableUrl, transportOf } from "./bolt_url.ts";
 export { LoginMismatchError } from "./login.ts";
 export type {
