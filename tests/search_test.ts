@@ -1,0 +1,190 @@
+/**
+ * Searching memory end to end: the scenarios of `search_contract.ts` on the
+ * embedded store and on the real Neo4j (when `RGRAPH_TEST_NEO4J_URL` is set);
+ * an existing store indexed once when a command first opens it; the
+ * `resource` tool's `search` over a real MCP client on stdio; `rgraph search`
+ * as a real process.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { openEmbeddedStore } from "../lib/store/mod.ts";
+import { searchContract } from "./search_contract.ts";
+import { exclusive, freshGraphStore, SERVERS } from "./graph_helpers.ts";
+import { sandbox } from "./helpers.ts";
+import { connect } from "./mcp_client.ts";
+import { issue, repository } from "./fixtures_memory.ts";
+
+searchContract("embedded", () => Promise.resolve(openEmbeddedStore(":memory:")));
+for (const server of SERVERS) {
+  searchContract(server.name, () => freshGraphStore(server.url), {
+    ignore: !server.url,
+    exclusive: (fn) => exclusive(server.url, fn),
+  });
+}
+
+/** Stores a thread whose last comment mentions zstd, in a sandbox's store. */
+async function seed(dbPath: string): Promise<void> {
+  await Deno.mkdir(dbPath.slice(0, dbPath.lastIndexOf("/")), { recursive: true, mode: 0o700 });
+  const store = openEmbeddedStore(dbPath);
+  const long = issue("acme", "widgets", 7, { comments: 60 });
+  long.comments[59].body = "Switching to zstd compression halves the transfer time.";
+  await store.putResources([
+    { resource: long },
+    { resource: issue("acme", "widgets", 8) },
+    { resource: repository("acme", "widgets", "# Widgets\n\nSupports replication.") },
+  ]);
+  await store.close();
+}
+
+Deno.test("search: a store written before the index is indexed once, by the first command", async () => {
+  const sb = await sandbox();
+  try {
+    await seed(sb.dbPath);
+    // Back to what an earlier rgraph left: no index, schema version 8.
+    const db = new DatabaseSync(sb.dbPath);
+    db.exec(`DROP TRIGGER search_index_resource_gone; DROP TRIGGER search_index_data_gone;
+             DROP TABLE search_index; PRAGMA user_version = 8;`);
+    db.close();
+    const first = await sb.rgraph(["search", "zstd"]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^rgraph: hit search "zstd"/);
+    assert.match(first.stdout, /matched in comment 60 by dmitri/);
+    // Not on a terminal: no progress bar in what a script reads.
+    assert.equal(first.stderr, "");
+    const again = await sb.rgraph(["search", "replication", "--kind", "repo"]);
+    assert.match(again.stdout, /1 of 1 stored Resources in scope match/);
+    assert.match(again.stdout, /matched in README/);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("search: rgraph search as a process — text, JSON, filters, and bad input in one line", async () => {
+  const sb = await sandbox();
+  try {
+    await seed(sb.dbPath);
+    const hit = await sb.rgraph(["search", "zstd", "compressions", "--repo", "acme/widgets"]);
+    assert.equal(hit.code, 0, hit.stderr);
+    assert.match(hit.stdout, /^rgraph: hit search "zstd compressions" — searched memory only/);
+    assert.match(hit.stdout, /scope: repo acme\/widgets, every kind, state all \(the default\)/);
+    assert.match(hit.stdout, /1\. github:acme\/widgets#7 \[issue, open\]/);
+    const json = JSON.parse(
+      (await sb.rgraph(["search", '"transfer time"', "--json", "--state", "open"])).stdout,
+    );
+    assert.equal(json.outcome, "hit");
+    assert.equal(json.searched, "memory only");
+    assert.equal(json.in_scope, 2);
+    assert.deepEqual(json.results.map((r: { address: string }) => r.address), [
+      "github:acme/widgets#7",
+    ]);
+    assert.deepEqual(json.results[0].place, {
+      part: "comment",
+      n: 60,
+      author: "dmitri",
+      review: false,
+      path: null,
+    });
+    const miss = await sb.rgraph(["search", "brotli"]);
+    assert.equal(miss.code, 0);
+    assert.match(miss.stdout, /^rgraph: miss search "brotli"/);
+    for (
+      const [args, message] of [
+        [["search"], /the query is empty/],
+        [["search", "&&", "||"], /no letter or digit/],
+        [["search", "x".repeat(600)], /more than 500/],
+        [["search", "zstd", "--kind", "discussion"], /kind must be issue, pr or repo/],
+        [["search", "zstd", "--state", "draft"], /state must be open, closed, merged or all/],
+        [["search", "zstd", "--repo", "not a repo"], /repo must be OWNER\/REPO/],
+        [["search", "zstd", "--page", "0"], /--page takes a whole number/],
+      ] as const
+    ) {
+      const r = await sb.rgraph([...args]);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}`);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    }
+    // Two searches answered, each a Cache Read of alice's own (refusals record nothing).
+    const touches = JSON.parse((await sb.rgraph(["touches", "--json"])).stdout);
+    assert.deepEqual(
+      touches.map((t: { address: string; outcome: string }) => [t.address, t.outcome]).sort(),
+      [
+        ['search:"transfer time" ?state=open', "hit"],
+        ["search:brotli", "miss"],
+        ["search:zstd compressions ?repo=acme/widgets", "hit"],
+      ],
+    );
+    const stats = JSON.parse((await sb.rgraph(["stats", "--json"])).stdout);
+    const reads = stats.cache_reads ?? stats.user?.cache_reads;
+    assert.deepEqual([reads.hit, reads.subsumed, reads.miss], [2, 0, 1]);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("search: the resource tool searches over a real MCP client, and refuses bad combinations", async () => {
+  const sb = await sandbox();
+  try {
+    await seed(sb.dbPath);
+    const client = await connect(sb);
+    try {
+      const { tools } = await client.listTools();
+      const tool = tools.find((t: { name: string }) => t.name === "resource") as {
+        description?: string;
+      };
+      assert.match(tool.description ?? "", /pass `search` instead of `address`/);
+      const call = async (args: Record<string, unknown>) => {
+        const r = await client.callTool({ name: "resource", arguments: args });
+        const content = r.content as { type: string; text: string }[];
+        return { text: content[0].text, isError: r.isError === true };
+      };
+      const hit = await call({ search: "zstd", repo: "acme/widgets", kind: "issue" });
+      assert.equal(hit.isError, false);
+      assert.match(hit.text, /^rgraph: hit search "zstd" — searched memory only/);
+      assert.match(hit.text, /matched in comment 60 by dmitri/);
+      assert.match(hit.text, /resource\("github:acme\/widgets#7"\)/);
+      // The key a result names reads the item whole.
+      const whole = await call({ address: "github:acme/widgets#7", page: 2 });
+      assert.match(whole.text, /zstd compression halves/);
+      const miss = await call({ search: "brotli", state: "closed" });
+      assert.equal(miss.isError, false);
+      assert.match(miss.text, /^rgraph: miss search "brotli"/);
+      for (
+        const [args, message] of [
+          [{ search: "zstd", address: "acme/widgets#7" }, /either address or search, not both/],
+          [{}, /pass address .* or search/],
+          [{ address: "acme/widgets#7", kind: "issue" }, /narrow a search; with address/],
+          [{ search: "   " }, /the query is empty/],
+          [{ search: "*" }, /no letter or digit/],
+          [{ search: "zstd", repo: "nope" }, /repo must be OWNER\/REPO/],
+        ] as const
+      ) {
+        const r = await call(args);
+        assert.equal(r.isError, true, JSON.stringify(args));
+        assert.match(r.text, message);
+        assert.equal(r.text.split("\n").length, 1, r.text);
+      }
+      const badKind = await call({ search: "zstd", kind: "discussion" });
+      assert.equal(badKind.isError, true);
+    } finally {
+      await client.close();
+    }
+    const touches = JSON.parse((await sb.rgraph(["touches", "--json"])).stdout);
+    const searches = touches.filter((t: { kind: string }) => t.kind === "search");
+    assert.deepEqual(
+      searches.map((t: { address: string; outcome: string; tool_name: string }) => [
+        t.address,
+        t.outcome,
+        t.tool_name,
+      ]).sort(),
+      [
+        ["search:brotli ?state=closed", "miss", "resource"],
+        ["search:zstd ?kind=issue&repo=acme/widgets", "hit", "resource"],
+      ],
+    );
+  } finally {
+    await sb.cleanup();
+  }
+});
