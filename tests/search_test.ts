@@ -46,7 +46,8 @@ Deno.test("search: a store written before the index is indexed once, by the firs
     // Back to what an earlier rgraph left: no index, schema version 8.
     const db = new DatabaseSync(sb.dbPath);
     db.exec(`DROP TRIGGER search_index_resource_gone; DROP TRIGGER search_index_data_gone;
-             DROP TABLE search_index; PRAGMA user_version = 8;`);
+             DROP TABLE search_index; DROP INDEX resources_by_repo; DROP INDEX resources_by_kind;
+             PRAGMA user_version = 8;`);
     db.close();
     const first = await sb.rgraph(["search", "zstd"]);
     assert.equal(first.code, 0, first.stderr);

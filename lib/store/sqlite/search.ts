@@ -55,7 +55,7 @@ const BACKLOG_KEY = "search_backlog_after";
  */
 export const SEARCH_MIGRATION = `
   CREATE VIRTUAL TABLE search_index USING fts5(
-    title, body, comments, other,
+    title, body, comments, other, scope,
     content = '', contentless_delete = 1, tokenize = 'porter unicode61'
   );
   CREATE TRIGGER search_index_resource_gone AFTER DELETE ON resources BEGIN
@@ -66,6 +66,9 @@ export const SEARCH_MIGRATION = `
   END;
   INSERT INTO store_meta (key, value)
     SELECT '${BACKLOG_KEY}', '0' WHERE EXISTS (SELECT 1 FROM resource_data);
+  -- A search's filters, and how many Resources they leave in scope, read from these alone.
+  CREATE INDEX resources_by_repo ON resources (owner, repo, kind, state);
+  CREATE INDEX resources_by_kind ON resources (kind, state);
 `;
 
 /**
@@ -74,15 +77,42 @@ export const SEARCH_MIGRATION = `
  */
 export function indexResource(sql: SearchSql, id: number, r: Resource): void {
   const c = indexColumns(r);
+  const state = r.kind === "repository" ? null : r.state;
   sql.run("DELETE FROM search_index WHERE rowid = ?", id);
   sql.run(
-    "INSERT INTO search_index (rowid, title, body, comments, other) VALUES (?, ?, ?, ?, ?)",
+    `INSERT INTO search_index (rowid, title, body, comments, other, scope)
+     VALUES (?, ?, ?, ?, ?, ?)`,
     id,
     c.title,
     c.body,
     c.comments,
     c.other,
+    scopeTokens(r.owner, r.repo, r.kind, state).join(" "),
   );
+}
+
+/**
+ * The words the index's `scope` column holds for a Resource, and a filtered
+ * search asks for, so the index intersects the filters with the words
+ * itself: the repository as one word of hex digits (no character of a name
+ * can split it), its kind and its state. rgraph writes them, never what a
+ * user typed; a digit ends each so the stemmer leaves it whole.
+ */
+function scopeTokens(
+  owner: string | null,
+  repo: string | null,
+  kind: ResourceKind | null,
+  state: string | null,
+): string[] {
+  const hex = (text: string) =>
+    Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, "0")).join("");
+  return [
+    ...(owner !== null && repo !== null
+      ? [`repo${hex(`${owner.toLowerCase()}/${repo.toLowerCase()}`)}0`]
+      : []),
+    ...(kind !== null ? [`kind${kind.replace("_", "")}0`] : []),
+    ...(state !== null ? [`state${state}0`] : []),
+  ];
 }
 
 /** What the backlog's indexing needs of the store. */
@@ -143,8 +173,15 @@ export function indexBacklog(
   }
 }
 
-/** Column weights for BM25: a title match counts most, then the body, then the rest. */
-const WEIGHTS = "8.0, 3.0, 1.0, 1.0";
+/**
+ * How many matches past the page an unfiltered search ranks by recency too:
+ * matches whose scores tie at the page's edge are ordered newest first
+ * within this window.
+ */
+const TIE_WINDOW = 100;
+
+/** Column weights for BM25: a title match counts most, then the body, then the rest; scope none. */
+const WEIGHTS = "8.0, 3.0, 1.0, 1.0, 0.0";
 
 /**
  * Page `request.page` of what the index finds, each hit located in its
@@ -156,42 +193,61 @@ export function searchIndex(
   resource: (id: number) => Resource | null,
 ): SearchPage {
   const terms = parseSearch(request.text);
-  const filters = `($owner IS NULL OR (r.owner = $owner AND r.repo = $repo))
-    AND ($kind IS NULL OR r.kind = $kind) AND ($state IS NULL OR r.state = $state)`;
-  const params = {
-    owner: request.repo?.owner ?? null,
-    repo: request.repo?.repo ?? null,
-    kind: request.kind,
-    state: request.state === "all" ? null : request.state,
-  };
-  const match = ftsExpression(terms);
+  // The filters are words of the index's scope column (see scopeTokens), so the index finds
+  // the matches within them; only the filters asked for enter the count of what is in scope
+  // (fixed text, values bound), which the migration's indexes answer.
+  const scope = scopeTokens(
+    request.repo?.owner ?? null,
+    request.repo?.repo ?? null,
+    request.kind,
+    request.state === "all" ? null : request.state,
+  );
+  // The words typed are looked for in the text columns only, never among the scope words.
+  const match = [
+    `{title body comments other} : (${ftsExpression(terms)})`,
+    ...scope.map((t) => `scope : "${t}"`),
+  ].join(" AND ");
+  const conditions: string[] = [];
+  const filters: Record<string, SQLInputValue> = {};
+  if (request.repo) {
+    conditions.push("owner = $owner AND repo = $repo");
+    Object.assign(filters, { owner: request.repo.owner, repo: request.repo.repo });
+  }
+  if (request.kind) {
+    conditions.push("kind = $kind");
+    filters.kind = request.kind;
+  }
+  if (request.state !== "all") {
+    conditions.push("state = $state");
+    filters.state = request.state;
+  }
   const named = (q: string, p: Record<string, SQLInputValue>) =>
     sql.all(q, p as unknown as SQLInputValue);
+  const offset = (Math.max(1, request.page) - 1) * SEARCH_PAGE_SIZE;
+  // The best few by score straight from the index (a top-N sort, no join per match), then
+  // their heads; recency breaks ties among them.
   const rows = named(
-    `SELECT r.id, r.address, r.kind, r.state, r.title, r.updated_at, r.fetched_at
-     FROM search_index s JOIN resources r ON r.id = s.rowid
-     WHERE search_index MATCH $match AND ${filters}
-     ORDER BY bm25(search_index, ${WEIGHTS}), r.updated_at DESC, r.address
-     LIMIT $limit OFFSET $offset`,
-    {
-      ...params,
-      match,
-      limit: SEARCH_PAGE_SIZE,
-      offset: (Math.max(1, request.page) - 1) * SEARCH_PAGE_SIZE,
-    },
+    `WITH best AS (
+       SELECT rowid AS id, bm25(search_index, ${WEIGHTS}) AS score FROM search_index
+       WHERE search_index MATCH $match ORDER BY score LIMIT $window)
+     SELECT r.id, r.address, r.kind, r.state, r.title, r.updated_at, r.fetched_at
+     FROM best JOIN resources r ON r.id = best.id
+     ORDER BY best.score, r.updated_at DESC, r.address LIMIT $limit OFFSET $offset`,
+    { match, window: offset + SEARCH_PAGE_SIZE + TIE_WINDOW, limit: SEARCH_PAGE_SIZE, offset },
   );
   const total = Number(
-    named(
-      `SELECT count(*) AS n FROM search_index s JOIN resources r ON r.id = s.rowid
-       WHERE search_index MATCH $match AND ${filters}`,
-      { ...params, match },
-    )[0].n,
+    named("SELECT count(*) AS n FROM search_index WHERE search_index MATCH $match", { match })[0]
+      .n,
   );
   const inScope = Number(
-    named(
-      `SELECT count(*) AS n FROM resources r JOIN resource_data d ON d.id = r.id WHERE ${filters}`,
-      params,
-    )[0].n,
+    conditions.length === 0
+      ? named(
+        `SELECT coalesce(sum(n), 0) AS n FROM memory_counts
+         WHERE what IN ('repository', 'issue', 'pull_request')`,
+        {},
+      )[0].n
+      : named(`SELECT count(*) AS n FROM resources WHERE ${conditions.join(" AND ")}`, filters)[0]
+        .n,
   );
   const hits: SearchHit[] = [];
   for (const row of rows) {
