@@ -202,6 +202,7 @@ export async function searchMemory(
     },
     in_scope: page.in_scope,
     total: page.total,
+    total_is_lower_bound: page.capped,
     page: request.page,
     pages: Math.max(1, Math.ceil(page.total / SEARCH_PAGE_SIZE)),
     listings: listings.map((l) => ({

@@ -94,7 +94,9 @@ export function renderSearch(v: SearchView, ctx: RenderContext): string {
   const query = JSON.stringify(oneLine(r.text));
   const out = [
     `rgraph: ${v.outcome} search ${query} — searched memory only (what this team's agents ` +
-    `already read; not GitHub's search): ${page.total} of ${page.in_scope} stored Resources in scope match`,
+    `already read; not GitHub's search): ${
+      page.capped ? "at least " : ""
+    }${page.total} of ${page.in_scope} stored Resources in scope match`,
     `scope: ${scopeText(r)}`,
   ];
   if (v.listings.length) {

@@ -75,8 +75,10 @@ export interface SearchHit {
 /** One page of a search's answer, with what it covered. */
 export interface SearchPage {
   hits: SearchHit[];
-  /** How many Resources matched in all. */
+  /** How many Resources matched in all; with `capped`, at least this many. */
   total: number;
+  /** The store stopped counting at `total` (Neo4j counts at most `COUNT_CAP` of a common word). */
+  capped: boolean;
   /** How many stored Resources the filters left to search. */
   in_scope: number;
 }

@@ -34,8 +34,11 @@ export const SEARCH_INDEX = "rgraph_search";
 /** The Resource property holding the text its other properties do not. */
 export const SEARCH_TEXT_KEY = "rgraph_search";
 
+/** Properties a search filters by, indexed beside the text so Neo4j's index narrows by them. */
+const FILTER_FIELDS = ["repo_address", "kind", "state"];
+
 /** The Resource properties the index covers. */
-const INDEXED = ["title", "body", "description", "readme", SEARCH_TEXT_KEY];
+const INDEXED = ["title", "body", "description", "readme", SEARCH_TEXT_KEY, ...FILTER_FIELDS];
 
 /** The DDL that creates the index (run by the schema setup, after the other rules). */
 export function searchSchema(dialect: Dialect): string[] {
@@ -98,44 +101,83 @@ const FILTERS = `($repo IS NULL OR n.repo_address = $repo)
     OR ($kind = 'repository' AND n:Repository))
   AND ($state IS NULL OR toLower(n.state) = $state)`;
 
+/** Matches ranked past the page whose ties are ordered by recency too (see the page statement). */
+const TIE_WINDOW = 100;
+
 /**
- * The statement finding one page of matches and their count, for the
- * dialect. Both servers score with their engine; recency breaks ties.
+ * The most matches a search counts on Neo4j: past it the answer says "over"
+ * (Lucene would otherwise score every match of a common word to count them).
  */
-function searchStatement(dialect: Dialect): string {
-  const call = dialect === "neo4j"
-    ? `CALL db.index.fulltext.queryNodes('${SEARCH_INDEX}', $query) YIELD node, score`
-    : `CALL text_search.search_all('${SEARCH_INDEX}', $query) YIELD node
-       WITH node, 0.0 AS score`;
-  return `${call}
-    WITH node AS n, score WHERE n:Resource AND ${FILTERS}
-    WITH n, score ORDER BY score DESC, n.updated_at DESC, n.address
-    WITH collect(n.address) AS found
-    RETURN size(found) AS total, found[$from..$to] AS page`;
+export const COUNT_CAP = 1000;
+
+/**
+ * The statements finding one page of matches (best score first, recency
+ * breaking ties) and counting them, for the dialect. Neo4j's index also
+ * holds the filters' properties, so Lucene narrows by them (the Cypher
+ * filter keeps them exact); Memgraph's matches are filtered in Cypher.
+ */
+function statements(dialect: Dialect): { page: string; count: string } {
+  const ranked = `WITH n, score ORDER BY score DESC, n.updated_at DESC, n.address
+    SKIP $from LIMIT $size RETURN collect(n.address) AS page`;
+  if (dialect === "neo4j") {
+    const call = (limit: string) =>
+      `CALL db.index.fulltext.queryNodes('${SEARCH_INDEX}', $query, {limit: ${limit}})
+       YIELD node, score WITH node AS n, score WHERE n:Resource AND ${FILTERS}`;
+    return {
+      page: `${call("$window")} ${ranked}`,
+      count: `${call("$cap")} RETURN count(n) AS total`,
+    };
+  }
+  const call = `CALL text_search.search_all('${SEARCH_INDEX}', $query) YIELD node
+    WITH node AS n, 0.0 AS score WHERE n:Resource AND ${FILTERS}`;
+  return { page: `${call} ${ranked}`, count: `${call} RETURN count(n) AS total` };
+}
+
+/** Lucene fields a query's words are looked for in (never the filters' properties). */
+const TEXT_FIELDS = INDEXED.filter((p) => !FILTER_FIELDS.includes(p));
+
+/**
+ * The Lucene query for Neo4j: each term in any text field, and each filter
+ * as a phrase of its property (values rgraph wrote and checked, quoted).
+ */
+function neo4jQuery(terms: SearchTerm[], request: SearchRequest): string {
+  const words = terms.map((t) =>
+    `(${TEXT_FIELDS.map((f) => `${f}:${luceneExpression([t])}`).join(" OR ")})`
+  );
+  const f = filterParams(request);
+  const filters = (["repo_address", "kind", "state"] as const).flatMap((field, i) => {
+    const value = [f.repo, f.kind, f.state][i];
+    return typeof value === "string"
+      ? [`${field}:${luceneExpression([{ text: value, phrase: true }])}`]
+      : [];
+  });
+  return [...words, ...filters].join(" AND ");
+}
+
+/** The statements, parameters and terms of a search (throws `SearchQueryError` on a bad query). */
+export function searchQuery(
+  dialect: Dialect,
+  request: SearchRequest,
+): { page: string; count: string; params: Record<string, unknown>; terms: SearchTerm[] } {
+  const terms = parseSearch(request.text);
+  const from = (Math.max(1, request.page) - 1) * SEARCH_PAGE_SIZE;
+  return {
+    ...statements(dialect),
+    params: {
+      ...filterParams(request),
+      query: dialect === "neo4j" ? neo4jQuery(terms, request) : luceneExpression(terms),
+      from,
+      size: SEARCH_PAGE_SIZE,
+      window: from + SEARCH_PAGE_SIZE + TIE_WINDOW,
+      cap: COUNT_CAP,
+    },
+    terms,
+  };
 }
 
 /** How many stored Resources the filters leave to search. */
 export const IN_SCOPE = `MATCH (n:Resource) WHERE n.address IS NOT NULL AND ${FILTERS}
   RETURN count(n) AS n`;
-
-/** The statement, parameters and terms of a search (throws `SearchQueryError` on a bad query). */
-export function searchQuery(
-  dialect: Dialect,
-  request: SearchRequest,
-): { statement: string; params: Record<string, unknown>; terms: SearchTerm[] } {
-  const terms = parseSearch(request.text);
-  const from = (Math.max(1, request.page) - 1) * SEARCH_PAGE_SIZE;
-  return {
-    statement: searchStatement(dialect),
-    params: {
-      ...filterParams(request),
-      query: luceneExpression(terms),
-      from,
-      to: from + SEARCH_PAGE_SIZE,
-    },
-    terms,
-  };
-}
 
 /** The parameters of {@link IN_SCOPE}. */
 export function scopeParams(request: SearchRequest): Record<string, unknown> {

@@ -95,7 +95,14 @@ import {
   serverName,
   unreachableReason,
 } from "./server.ts";
-import { IN_SCOPE, scopeParams, searchProps, searchQuery, searchUnavailable } from "./search.ts";
+import {
+  COUNT_CAP,
+  IN_SCOPE,
+  scopeParams,
+  searchProps,
+  searchQuery,
+  searchUnavailable,
+} from "./search.ts";
 import { locate, type SearchPage, type SearchRequest, textParts } from "../search_query.ts";
 import { ensureSchema, type SchemaSession, type SchemaState, schemaState } from "./schema.ts";
 import { printableUrl } from "../bolt_url.ts";
@@ -868,13 +875,19 @@ export class GraphStore implements Store {
 
   /** Search: see `search.ts`. */
   async search(request: SearchRequest): Promise<SearchPage> {
-    const { statement, params, terms } = searchQuery(this.server.kind, request);
+    const q = searchQuery(this.server.kind, request);
     let found: Props[];
+    let counted: Props[];
     let scope: Props[];
     try {
-      [found, scope] = await this.#tx(
+      [found, counted, scope] = await this.#tx(
         "read",
-        (run) => Promise.all([run(statement, params), run(IN_SCOPE, scopeParams(request))]),
+        (run) =>
+          Promise.all([
+            run(q.page, q.params),
+            run(q.count, q.params),
+            run(IN_SCOPE, scopeParams(request)),
+          ]),
       );
     } catch (e) {
       throw searchUnavailable(this.server.kind, e) ?? e;
@@ -891,12 +904,13 @@ export class GraphStore implements Store {
         title: r.kind === "repository" ? null : r.title,
         updated_at: r.updated_at,
         fetched_at: r.fetched_at,
-        ...locate(textParts(r), terms),
+        ...locate(textParts(r), q.terms),
       }];
     });
     return {
       hits,
-      total: Number(plain(found[0]?.total ?? 0)),
+      total: Number(plain(counted[0]?.total ?? 0)),
+      capped: this.server.kind === "neo4j" && Number(plain(counted[0]?.total ?? 0)) >= COUNT_CAP,
       in_scope: Number(plain(scope[0]?.n ?? 0)),
     };
   }

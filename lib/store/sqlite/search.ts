@@ -265,5 +265,5 @@ export function searchIndex(
       ...where,
     });
   }
-  return { hits, total, in_scope: inScope };
+  return { hits, total, capped: false, in_scope: inScope };
 }
