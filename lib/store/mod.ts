@@ -58,6 +58,7 @@ export { referenceKey } from "./declared.ts";
 export {
   type MatchPlace,
   MAX_QUERY_CHARS,
+  MEMGRAPH_SEARCH_FIX,
   parseSearch,
   SEARCH_PAGE_SIZE,
   type SearchHit,

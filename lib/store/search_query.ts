@@ -83,6 +83,15 @@ export interface SearchPage {
   in_scope: number;
 }
 
+/**
+ * What to do where Memgraph has no text search (before 3.6 it is an
+ * experimental feature, off unless the server is started with its flag):
+ * the search's refusal and `rgraph doctor` say it.
+ */
+export const MEMGRAPH_SEARCH_FIX =
+  "start Memgraph 3.6 or later, or an earlier one with --experimental-enabled=text-search, " +
+  "then run any rgraph command to create the index";
+
 /** A search that cannot be run as typed (empty, too long, nothing to look for). */
 export class SearchQueryError extends UserError {
   constructor(message: string) {

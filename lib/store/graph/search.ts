@@ -22,7 +22,13 @@
  */
 
 import type { Resource } from "../../types.ts";
-import { indexColumns, luceneExpression, parseSearch, SEARCH_PAGE_SIZE } from "../search_query.ts";
+import {
+  indexColumns,
+  luceneExpression,
+  MEMGRAPH_SEARCH_FIX,
+  parseSearch,
+  SEARCH_PAGE_SIZE,
+} from "../search_query.ts";
 import type { SearchRequest, SearchTerm } from "../search_query.ts";
 import { repositoryAddress } from "../../address/mod.ts";
 import type { Dialect } from "./model.ts";
@@ -51,11 +57,6 @@ export function searchSchema(dialect: Dialect): string[] {
   }
   return [`CREATE TEXT INDEX ${SEARCH_INDEX} ON :Resource(${INDEXED.join(", ")})`];
 }
-
-/** What to do where Memgraph has no text search. */
-export const MEMGRAPH_SEARCH_FIX =
-  "start Memgraph 3.6 or later, or an earlier one with --experimental-enabled=text-search, " +
-  "then run any rgraph command to create the index";
 
 /** The schema record's note when the server refused the index (shown by `rgraph doctor`). */
 export function searchUnavailableNote(why: string): string {
