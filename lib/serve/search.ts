@@ -15,7 +15,7 @@
  * @module
  */
 
-import type { Listing, NewTouch, ResourceKind } from "../types.ts";
+import type { Listing, ResourceKind } from "../types.ts";
 import {
   parseSearch,
   SEARCH_PAGE_SIZE,
@@ -27,7 +27,7 @@ import {
 } from "../store/mod.ts";
 import { repositoryAddress } from "../address/mod.ts";
 import { renderSearch } from "./search_render.ts";
-import { randomNonce } from "./answer.ts";
+import { type Asker, cacheReadTouch, randomNonce } from "./answer.ts";
 
 /** The kinds a search names, as people and models type them. */
 const KINDS: Record<string, ResourceKind> = {
@@ -106,15 +106,9 @@ export function searchKey(r: SearchRequest): string {
 }
 
 /** Who searches, and how it is recorded. */
-export interface SearchOptions {
-  userId: string;
-  sessionId?: string | null;
-  toolUseId?: string | null;
-  agentId?: string | null;
-  harness?: string | null;
+export interface SearchOptions extends Asker {
   /** The Touch's tool name: `resource` for the MCP tool, `search` for the command, `view`. */
   via: "resource" | "search" | "view";
-  now: Date;
   /** Fence nonce; random when omitted. */
   nonce?: string;
   /** `false`: answered without recording (capture paused or excluded). Default `true`. */
@@ -186,7 +180,15 @@ export async function searchMemory(
   const listings = await scopeListings(store, request, page);
   const outcome = page.total > 0 ? "hit" : "miss";
   const key = searchKey(request);
-  if (opts.record !== false) await store.recordTouches([searchTouch(key, outcome, opts)]);
+  if (opts.record !== false) {
+    await store.recordTouches([
+      cacheReadTouch(
+        { address: key, kind: "search", limit: null, outcome, target: null },
+        opts,
+        opts.via,
+      ),
+    ]);
+  }
   const text = renderSearch(
     { request, page, listings, outcome },
     { now: opts.now, nonce: opts.nonce ?? randomNonce() },
@@ -215,25 +217,4 @@ export async function searchMemory(
     results: page.hits,
   };
   return { outcome, key, text, json, page, listings };
-}
-
-/** The Touch a search leaves: a Cache Read of its user, FETCHED, `served`, unique per search. */
-function searchTouch(key: string, outcome: "hit" | "miss", opts: SearchOptions): NewTouch {
-  return {
-    user_id: opts.userId,
-    session_id: opts.sessionId ?? null,
-    provenance: "FETCHED",
-    address: key,
-    kind: "search",
-    limit: null,
-    tool_name: opts.via,
-    tool_use_id: opts.toolUseId ?? null,
-    agent_id: opts.agentId ?? null,
-    harness: opts.harness ?? null,
-    recorded_at: opts.now.toISOString(),
-    dedup_key: `cache-read:${crypto.randomUUID()}`,
-    status: "served",
-    outcome,
-    target: null,
-  };
 }

@@ -25,8 +25,6 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { DatabaseSync } from "node:sqlite";
 import { openEmbeddedStore } from "../../lib/store/mod.ts";
 import type { Store } from "../../lib/store/contract.ts";
@@ -34,7 +32,8 @@ import { indexColumns } from "../../lib/store/search_query.ts";
 import { connectGraph } from "../../lib/store/graph/mod.ts";
 import type { ResourceWrite } from "../../lib/store/contract.ts";
 import { searchRequest } from "../../lib/serve/mod.ts";
-import { bashCallPayload, RGRAPH_FLAGS, rgraphCommand, type Sandbox, sandbox } from "../helpers.ts";
+import { bashCallPayload, RGRAPH_FLAGS, type Sandbox, sandbox } from "../helpers.ts";
+import { connect } from "../mcp_client.ts";
 import { prng, resourceBatches } from "./_scale_data.ts";
 import { freshServer } from "./_neo4j.ts";
 import { median, time } from "./_run.ts";
@@ -154,16 +153,7 @@ async function embedded(): Promise<void> {
         `text: ${(index / bytes.text).toFixed(2)}× [target ≤ 1×: ${ok(index <= bytes.text)}]`,
     );
 
-    const { command, args } = rgraphCommand();
-    const transport = new StdioClientTransport({
-      command,
-      args: [...args, "serve-mcp"],
-      env: sb.env,
-      cwd: sb.dir,
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "bench", version: "1.0.0" });
-    await client.connect(transport);
+    const client = await connect(sb, "bench");
     try {
       const call = async (a: Record<string, unknown>) => {
         const t = performance.now();
