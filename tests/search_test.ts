@@ -189,3 +189,37 @@ Deno.test("search: the resource tool searches over a real MCP client, and refuse
     await sb.cleanup();
   }
 });
+
+Deno.test("search: a search the harness's hook saw is recorded with that call's session and tool-call id", async () => {
+  const sb = await sandbox();
+  try {
+    await seed(sb.dbPath);
+    const pre = JSON.stringify({
+      session_id: "sess-search",
+      cwd: sb.dir,
+      hook_event_name: "PreToolUse",
+      tool_name: "mcp__rgraph__resource",
+      tool_input: { search: "zstd", repo: "acme/widgets" },
+      tool_use_id: "toolu_search_1",
+    });
+    const hooked = await sb.rgraph(["hook", "claude-code"], { stdin: pre });
+    assert.equal(hooked.code, 0, hooked.stderr);
+    const client = await connect(sb);
+    try {
+      const r = await client.callTool({
+        name: "resource",
+        arguments: { search: "zstd", repo: "acme/widgets" },
+      });
+      assert.match((r.content as { text: string }[])[0].text, /^rgraph: hit search "zstd"/);
+    } finally {
+      await client.close();
+    }
+    const touches = JSON.parse((await sb.rgraph(["touches", "--json"])).stdout);
+    assert.deepEqual(
+      touches.map((t: Record<string, unknown>) => [t.address, t.session_id, t.tool_use_id]),
+      [["search:zstd ?repo=acme/widgets", "sess-search", "toolu_search_1"]],
+    );
+  } finally {
+    await sb.cleanup();
+  }
+});
