@@ -16,7 +16,7 @@
  * 3. Neo4j: the same memory (100,000 Resources) in a server of the run's
  *    own, searched through the store: p95 (target ≤ 300 ms).
  *
- * Sizes: `RGRAPH_BENCH_SEARCH_RESOURCES` (default 100000),
+ * Sizes: `RGRAPH_BENCH_SEARCH_RESOURCES` (default 100000; 0 skips the embedded store),
  * `RGRAPH_BENCH_SEARCH_GRAPH` (default the same; 0 skips Neo4j),
  * `RGRAPH_BENCH_SEARCH_SWEEPS` (rounds of the Sweep comparison, default 2;
  * 0 skips it). A quick run: `RGRAPH_BENCH_SEARCH_RESOURCES=5000
@@ -315,6 +315,6 @@ async function graph(): Promise<void> {
   }
 }
 
-await embedded();
+if (RESOURCES > 0) await embedded();
 if (SWEEPS > 0) await sweeps();
 if (GRAPH > 0) await graph();
