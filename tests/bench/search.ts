@@ -18,7 +18,7 @@
  *
  * Sizes: `RGRAPH_BENCH_SEARCH_RESOURCES` (default 100000; 0 skips the embedded store),
  * `RGRAPH_BENCH_SEARCH_GRAPH` (default the same; 0 skips Neo4j),
- * `RGRAPH_BENCH_SEARCH_SWEEPS` (rounds of the Sweep comparison, default 2;
+ * `RGRAPH_BENCH_SEARCH_SWEEPS` (rounds of the Sweep comparison, default 5;
  * 0 skips it). A quick run: `RGRAPH_BENCH_SEARCH_RESOURCES=5000
  * RGRAPH_BENCH_SEARCH_GRAPH=2000 RGRAPH_BENCH_SEARCH_SWEEPS=1`.
  *
@@ -42,7 +42,7 @@ import { FACTS } from "../emulator/facts.ts";
 
 const RESOURCES = Number(Deno.env.get("RGRAPH_BENCH_SEARCH_RESOURCES") ?? 100_000);
 const GRAPH = Number(Deno.env.get("RGRAPH_BENCH_SEARCH_GRAPH") ?? RESOURCES);
-const SWEEPS = Number(Deno.env.get("RGRAPH_BENCH_SEARCH_SWEEPS") ?? 2);
+const SWEEPS = Number(Deno.env.get("RGRAPH_BENCH_SEARCH_SWEEPS") ?? 5);
 /** Comments per item at most: 0–10, about 5 on average (500,000 at 100,000 Resources). */
 const MAX_COMMENTS = 10;
 /** The code before search, for the Sweep's reference. */
