@@ -12,7 +12,15 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
 import { searchContract } from "./search_contract.ts";
-import { exclusive, freshGraphStore, SERVERS } from "./graph_helpers.ts";
+import {
+  exclusive,
+  freshGraphStore,
+  graphStore,
+  SERVERS,
+  serverTest,
+  write,
+} from "./graph_helpers.ts";
+import { search } from "./search_contract.ts";
 import { sandbox } from "./helpers.ts";
 import { connect } from "./mcp_client.ts";
 import { issue, repository } from "./fixtures_memory.ts";
@@ -23,6 +31,37 @@ for (const server of SERVERS) {
     ignore: !server.url,
     exclusive: (fn) => exclusive(server.url, fn),
   });
+}
+
+for (const server of SERVERS) {
+  serverTest(
+    server,
+    "search: Resources stored before search are found by their comments after the upgrade",
+    async () => {
+      const first = await freshGraphStore(server.url);
+      try {
+        const old = issue("acme", "widgets", 9, { comments: 3 });
+        old.comments[2].body = "the flamegraph points at the allocator";
+        await first.putResources([{ resource: old }]);
+      } finally {
+        await first.close();
+      }
+      // As an rgraph before search left them: no text beside the node's own, the upgrade not run.
+      await write(server.url, "MATCH (n:Resource) REMOVE n.rgraph_search");
+      await write(
+        server.url,
+        "MATCH (s:RgraphLock {name: 'schema'}) SET s.model = s.model - 1, s.tags = []",
+      );
+      const upgraded = await graphStore(server.url);
+      try {
+        const a = await search(upgraded, { text: "flamegraph allocator" });
+        assert.equal(a.outcome, "hit");
+        assert.match(a.text, /matched in comment 3 by carol/);
+      } finally {
+        await upgraded.close();
+      }
+    },
+  );
 }
 
 /** Stores a thread whose last comment mentions zstd, in a sandbox's store. */
