@@ -276,8 +276,12 @@ export function locate(
 
 /** About {@link SNIPPET_CHARS} of `text` around `at`, whitespace collapsed, cut ends marked `…`. */
 function snippetAt(text: string, at: number): string {
-  const start = Math.max(0, at - SNIPPET_CHARS / 4);
-  const end = Math.min(text.length, start + SNIPPET_CHARS);
+  // Never half of a surrogate pair at either end.
+  const low = (i: number) => /[\uDC00-\uDFFF]/.test(text[i] ?? "");
+  let start = Math.max(0, at - SNIPPET_CHARS / 4);
+  if (low(start)) start--;
+  let end = Math.min(text.length, start + SNIPPET_CHARS);
+  if (low(end)) end++;
   const piece = text.slice(start, end).replace(/\s+/g, " ").trim();
   return `${start > 0 ? "…" : ""}${piece}${end < text.length ? "…" : ""}`;
 }
