@@ -102,7 +102,8 @@ function touchRow(t) {
     h(
       "td",
       { class: "address" },
-      target || t.status === "served"
+      // A search's address is its query, no page of memory's.
+      (target || t.status === "served") && t.kind !== "search"
         ? h("a", { href: resourceHref(target ?? t.address) }, shortName(t.address))
         : shortName(t.address),
       t.limit === null ? null : h("span", { class: "muted" }, ` (limit ${t.limit})`),
