@@ -172,7 +172,8 @@ export function textParts(r: Resource): TextPart[] {
   thread.forEach(({ c, review }, i) =>
     parts.push({
       place: { part: "comment", n: i + 1, author: c.author, review, path: c.path ?? null },
-      text: c.body,
+      // Its file path is searched with it (see commentText), so a match there is found here.
+      text: c.path ? `${c.path}\n${c.body}` : c.body,
     })
   );
   return parts;
@@ -254,23 +255,31 @@ export function locate(
   terms: SearchTerm[],
 ): { place: MatchPlace; snippet: string } {
   const wanted = [...new Set(terms.flatMap((t) => wordsOf(t.text)).map(stem))];
-  let best: { part: TextPart; count: number; at: number } | null = null;
+  // A word the same as asked counts twice one that only shares its start ("plan", "planner").
+  let best: { part: TextPart; score: number; at: number } | null = null;
   for (const part of parts) {
     if (part.text === "") continue;
-    const found = new Set<string>();
-    let at = -1;
+    const exact = new Set<string>(), near = new Set<string>();
+    let at = -1, nearAt = -1;
     for (const m of part.text.matchAll(WORD)) {
       const s = stem(m[0]);
-      const hit = wanted.find((w) => sameWord(w, s));
-      if (hit === undefined) continue;
-      found.add(hit);
-      if (at < 0) at = m.index!;
-      if (found.size === wanted.length) break;
+      const same = wanted.find((w) => w === s);
+      if (same !== undefined) {
+        exact.add(same);
+        if (at < 0) at = m.index!;
+        if (exact.size === wanted.length) break;
+        continue;
+      }
+      const like = wanted.find((w) => sameWord(w, s));
+      if (like === undefined) continue;
+      near.add(like);
+      if (nearAt < 0) nearAt = m.index!;
     }
-    if (found.size > (best?.count ?? 0)) best = { part, count: found.size, at };
-    if (found.size === wanted.length) break;
+    const score = 2 * exact.size + [...near].filter((w) => !exact.has(w)).length;
+    if (score > (best?.score ?? 0)) best = { part, score, at: at >= 0 ? at : nearAt };
+    if (exact.size === wanted.length) break;
   }
-  const chosen = best ?? { part: parts.find((p) => p.text !== "") ?? parts[0], count: 0, at: 0 };
+  const chosen = best ?? { part: parts.find((p) => p.text !== "") ?? parts[0], score: 0, at: 0 };
   return { place: chosen.part.place, snippet: snippetAt(chosen.part.text, chosen.at) };
 }
 

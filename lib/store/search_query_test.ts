@@ -48,3 +48,16 @@ Deno.test("a snippet never holds half a character", () => {
     );
   }
 });
+
+Deno.test("a result is located where the asked word itself is, before a word that only starts alike", () => {
+  const parts = [
+    { place: { part: "title" as const }, text: "Make Bolt configurable" },
+    { place: { part: "body" as const }, text: "Could you share the plan?" },
+    { place: { part: "labels" as const }, text: "area/query-planner" },
+  ];
+  assert.deepEqual(locate(parts, parseSearch("planner")), {
+    place: { part: "labels" },
+    snippet: "area/query-planner",
+  });
+  assert.equal(locate(parts, parseSearch("planning")).place.part, "body");
+});
