@@ -24,12 +24,17 @@
 import type { Resource } from "../../types.ts";
 import {
   indexColumns,
+  locate,
   luceneExpression,
   MEMGRAPH_SEARCH_FIX,
   parseSearch,
   SEARCH_PAGE_SIZE,
+  type SearchHit,
+  type SearchPage,
+  type SearchRequest,
+  type SearchTerm,
+  textParts,
 } from "../search_query.ts";
-import type { SearchRequest, SearchTerm } from "../search_query.ts";
 import { repositoryAddress } from "../../address/mod.ts";
 import type { Dialect } from "./model.ts";
 import { UnsupportedStoreError } from "../contract.ts";
@@ -109,7 +114,7 @@ const TIE_WINDOW = 100;
  * The most matches a search counts on Neo4j: past it the answer says "over"
  * (Lucene would otherwise score every match of a common word to count them).
  */
-export const COUNT_CAP = 1000;
+const COUNT_CAP = 1000;
 
 /**
  * The statements finding one page of matches (best score first, recency
@@ -156,7 +161,7 @@ function neo4jQuery(terms: SearchTerm[], request: SearchRequest): string {
 }
 
 /** The statements, parameters and terms of a search (throws `SearchQueryError` on a bad query). */
-export function searchQuery(
+function searchQuery(
   dialect: Dialect,
   request: SearchRequest,
 ): { page: string; count: string; params: Record<string, unknown>; terms: SearchTerm[] } {
@@ -177,12 +182,60 @@ export function searchQuery(
 }
 
 /** How many stored Resources the filters leave to search. */
-export const IN_SCOPE = `MATCH (n:Resource) WHERE n.address IS NOT NULL AND ${FILTERS}
+const IN_SCOPE = `MATCH (n:Resource) WHERE n.address IS NOT NULL AND ${FILTERS}
   RETURN count(n) AS n`;
 
-/** The parameters of {@link IN_SCOPE}. */
-export function scopeParams(request: SearchRequest): Record<string, unknown> {
-  return filterParams(request);
+/** What a search needs of the graph store. */
+export interface GraphSearchAccess {
+  /** Runs read statements in one transaction; each one's rows. */
+  read(statements: [string, Record<string, unknown>][]): Promise<Record<string, unknown>[][]>;
+  /** Whole Resources by address (those it cannot read left out). */
+  resources(addresses: string[]): Promise<Map<string, Resource>>;
+}
+
+/**
+ * Page `request.page` of what the server's index finds, each hit located in
+ * its Resource, with how many matched and were in scope. A server without
+ * the index or text search is refused in one line (`UnsupportedStoreError`).
+ */
+export async function searchGraph(
+  dialect: Dialect,
+  request: SearchRequest,
+  db: GraphSearchAccess,
+): Promise<SearchPage> {
+  const q = searchQuery(dialect, request);
+  let found, counted, scope;
+  try {
+    [found, counted, scope] = await db.read([
+      [q.page, q.params],
+      [q.count, q.params],
+      [IN_SCOPE, filterParams(request)],
+    ]);
+  } catch (e) {
+    throw searchUnavailable(dialect, e) ?? e;
+  }
+  const page = (found[0]?.page ?? []) as string[];
+  const whole = await db.resources(page);
+  const hits: SearchHit[] = page.flatMap((address) => {
+    const r = whole.get(address);
+    if (r === undefined) return [];
+    return [{
+      address: r.address,
+      kind: r.kind,
+      state: r.kind === "repository" ? null : r.state,
+      title: r.kind === "repository" ? null : r.title,
+      updated_at: r.updated_at,
+      fetched_at: r.fetched_at,
+      ...locate(textParts(r), q.terms),
+    }];
+  });
+  const total = Number(counted[0]?.total ?? 0);
+  return {
+    hits,
+    total,
+    capped: dialect === "neo4j" && total >= COUNT_CAP,
+    in_scope: Number(scope[0]?.n ?? 0),
+  };
 }
 
 /**

@@ -95,15 +95,8 @@ import {
   serverName,
   unreachableReason,
 } from "./server.ts";
-import {
-  COUNT_CAP,
-  IN_SCOPE,
-  scopeParams,
-  searchProps,
-  searchQuery,
-  searchUnavailable,
-} from "./search.ts";
-import { locate, type SearchPage, type SearchRequest, textParts } from "../search_query.ts";
+import { searchGraph, searchProps } from "./search.ts";
+import type { SearchPage, SearchRequest } from "../search_query.ts";
 import { ensureSchema, type SchemaSession, type SchemaState, schemaState } from "./schema.ts";
 import { printableUrl } from "../bolt_url.ts";
 import type {
@@ -874,45 +867,12 @@ export class GraphStore implements Store {
   }
 
   /** Search: see `search.ts`. */
-  async search(request: SearchRequest): Promise<SearchPage> {
-    const q = searchQuery(this.server.kind, request);
-    let found: Props[];
-    let counted: Props[];
-    let scope: Props[];
-    try {
-      [found, counted, scope] = await this.#tx(
-        "read",
-        (run) =>
-          Promise.all([
-            run(q.page, q.params),
-            run(q.count, q.params),
-            run(IN_SCOPE, scopeParams(request)),
-          ]),
-      );
-    } catch (e) {
-      throw searchUnavailable(this.server.kind, e) ?? e;
-    }
-    const page = (found[0]?.page ?? []) as string[];
-    const whole = await this.getResources(page);
-    const hits = page.flatMap((address) => {
-      const r = whole.get(address);
-      if (r === undefined) return [];
-      return [{
-        address: r.address,
-        kind: r.kind,
-        state: r.kind === "repository" ? null : r.state,
-        title: r.kind === "repository" ? null : r.title,
-        updated_at: r.updated_at,
-        fetched_at: r.fetched_at,
-        ...locate(textParts(r), q.terms),
-      }];
+  search(request: SearchRequest): Promise<SearchPage> {
+    return searchGraph(this.server.kind, request, {
+      read: (statements) =>
+        this.#tx("read", (run) => Promise.all(statements.map(([q, p]) => run(q, p)))),
+      resources: (addresses) => this.getResources(addresses),
     });
-    return {
-      hits,
-      total: Number(plain(counted[0]?.total ?? 0)),
-      capped: this.server.kind === "neo4j" && Number(plain(counted[0]?.total ?? 0)) >= COUNT_CAP,
-      in_scope: Number(plain(scope[0]?.n ?? 0)),
-    };
   }
 
   async searchMemory(query: MemoryQuery): Promise<MemoryPage> {
