@@ -76,6 +76,8 @@ export const INDEXED: readonly (readonly [label: string, property: string])[] = 
   ["Listing", "repo_address"],
   // The change stamp a local index syncs by (see `changes.ts`).
   ["Resource", "rgraph_stamp"],
+  // What a search's state filter counts in scope by (see search.ts).
+  ["Resource", "state"],
   ["Listing", "rgraph_stamp"],
   ["Touch", "status"],
   ["Touch", "user_id"],

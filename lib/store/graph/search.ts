@@ -107,36 +107,30 @@ const FILTERS = `($repo IS NULL OR n.repo_address = $repo)
     OR ($kind = 'repository' AND n:Repository))
   AND ($state IS NULL OR toLower(n.state) = $state)`;
 
-/** Matches ranked past the page whose ties are ordered by recency too (see the page statement). */
-const TIE_WINDOW = 100;
-
 /**
- * The most matches a search counts on Neo4j: past it the answer says "over"
- * (Lucene would otherwise score every match of a common word to count them).
+ * The most matches a search ranks and counts on Neo4j: past it the answer
+ * says "at least" (Lucene would otherwise score every match of a common word).
  */
 const COUNT_CAP = 1000;
 
 /**
- * The statements finding one page of matches (best score first, recency
- * breaking ties) and counting them, for the dialect. Neo4j's index also
- * holds the filters' properties, so Lucene narrows by them (the Cypher
- * filter keeps them exact); Memgraph's matches are filtered in Cypher.
+ * The statement finding one page of matches (best score first, recency
+ * breaking ties) and how many there are, for the dialect: one pass of the
+ * index. Neo4j's index also holds the filters' properties, so Lucene
+ * narrows by them (the Cypher filter keeps them exact); Memgraph's matches
+ * are filtered in Cypher.
  */
-function statements(dialect: Dialect): { page: string; count: string } {
-  const ranked = `WITH n, score ORDER BY score DESC, n.updated_at DESC, n.address
-    SKIP $from LIMIT $size RETURN collect(n.address) AS page`;
-  if (dialect === "neo4j") {
-    const call = (limit: string) =>
-      `CALL db.index.fulltext.queryNodes('${SEARCH_INDEX}', $query, {limit: ${limit}})
-       YIELD node, score WITH node AS n, score WHERE n:Resource AND ${FILTERS}`;
-    return {
-      page: `${call("$window")} ${ranked}`,
-      count: `${call("$cap")} RETURN count(n) AS total`,
-    };
-  }
-  const call = `CALL text_search.search_all('${SEARCH_INDEX}', $query) YIELD node
-    WITH node AS n, 0.0 AS score WHERE n:Resource AND ${FILTERS}`;
-  return { page: `${call} ${ranked}`, count: `${call} RETURN count(n) AS total` };
+function statement(dialect: Dialect): string {
+  const call = dialect === "neo4j"
+    ? `CALL db.index.fulltext.queryNodes('${SEARCH_INDEX}', $query, {limit: $cap})
+       YIELD node, score`
+    : `CALL text_search.search_all('${SEARCH_INDEX}', $query) YIELD node
+       WITH node, 0.0 AS score`;
+  return `${call}
+    WITH node AS n, score WHERE n:Resource AND ${FILTERS}
+    WITH n, score ORDER BY score DESC, n.updated_at DESC, n.address
+    WITH collect(n.address) AS found
+    RETURN size(found) AS total, found[$from..$to] AS page`;
 }
 
 /** Lucene fields a query's words are looked for in (never the filters' properties). */
@@ -164,26 +158,46 @@ function neo4jQuery(terms: SearchTerm[], request: SearchRequest): string {
 function searchQuery(
   dialect: Dialect,
   request: SearchRequest,
-): { page: string; count: string; params: Record<string, unknown>; terms: SearchTerm[] } {
+): { statement: string; params: Record<string, unknown>; terms: SearchTerm[] } {
   const terms = parseSearch(request.text);
   const from = (Math.max(1, request.page) - 1) * SEARCH_PAGE_SIZE;
   return {
-    ...statements(dialect),
+    statement: statement(dialect),
     params: {
       ...filterParams(request),
       query: dialect === "neo4j" ? neo4jQuery(terms, request) : luceneExpression(terms),
       from,
-      size: SEARCH_PAGE_SIZE,
-      window: from + SEARCH_PAGE_SIZE + TIE_WINDOW,
+      to: from + SEARCH_PAGE_SIZE,
       cap: COUNT_CAP,
     },
     terms,
   };
 }
 
-/** How many stored Resources the filters leave to search. */
-const IN_SCOPE = `MATCH (n:Resource) WHERE n.address IS NOT NULL AND ${FILTERS}
-  RETURN count(n) AS n`;
+/** The label of each kind of Resource. */
+const KIND_LABEL = { issue: "Issue", pull_request: "PullRequest", repository: "Repository" };
+
+/**
+ * How many stored Resources the filters leave to search, as a statement
+ * the server answers from its counts or indexes: only the filters asked for
+ * enter it (fixed text; values bound). Unfiltered, or by kind alone, it is a
+ * label count; by repository, the `repo_address` index; by state, the
+ * `state` index (its values as rgraph and as other writers store them).
+ */
+function inScope(request: SearchRequest): [string, Record<string, unknown>] {
+  const f = filterParams(request);
+  const where = [
+    ...(f.repo !== null ? ["n.repo_address = $repo"] : []),
+    ...(f.state !== null ? ["n.state IN [$state, toUpper($state)]"] : []),
+  ];
+  const kind = request.kind ? KIND_LABEL[request.kind] : null;
+  // One label alone is what the servers count without reading a node.
+  const labels = where.length === 0
+    ? `:${kind ?? "Resource"}`
+    : `:Resource${kind ? `:${kind}` : ""}`;
+  const filter = where.length ? ` WHERE ${where.join(" AND ")}` : "";
+  return [`MATCH (n${labels})${filter} RETURN count(n) AS n`, f];
+}
 
 /** What a search needs of the graph store. */
 export interface GraphSearchAccess {
@@ -204,13 +218,9 @@ export async function searchGraph(
   db: GraphSearchAccess,
 ): Promise<SearchPage> {
   const q = searchQuery(dialect, request);
-  let found, counted, scope;
+  let found, scope;
   try {
-    [found, counted, scope] = await db.read([
-      [q.page, q.params],
-      [q.count, q.params],
-      [IN_SCOPE, filterParams(request)],
-    ]);
+    [found, scope] = await db.read([[q.statement, q.params], inScope(request)]);
   } catch (e) {
     throw searchUnavailable(dialect, e) ?? e;
   }
@@ -229,7 +239,7 @@ export async function searchGraph(
       ...locate(textParts(r), q.terms),
     }];
   });
-  const total = Number(counted[0]?.total ?? 0);
+  const total = Number(found[0]?.total ?? 0);
   return {
     hits,
     total,
