@@ -117,9 +117,8 @@ Deno.test("search: rgraph search as a process — text, JSON, filters, and bad i
     assert.equal(json.outcome, "hit");
     assert.equal(json.searched, "memory only");
     assert.equal(json.in_scope, 2);
-    assert.deepEqual(json.results.map((r: { address: string }) => r.address), [
-      "github:acme/widgets#7",
-    ]);
+    assert.deepEqual(json.results.map((r: { key: string }) => r.key), ["github:acme/widgets#7"]);
+    assert.equal(json.results[0].matched, "comment 60 by dmitri");
     assert.deepEqual(json.results[0].place, {
       part: "comment",
       n: 60,
@@ -127,6 +126,11 @@ Deno.test("search: rgraph search as a process — text, JSON, filters, and bad i
       review: false,
       path: null,
     });
+    // The plural, as people type it, is the same kind.
+    const closed = await sb.rgraph(["search", "zstd", "--kind", "issues", "--state", "closed"]);
+    assert.equal(closed.code, 0, closed.stderr);
+    assert.match(closed.stdout, /^rgraph: miss search "zstd" .*: 0 of 0 stored Resources/);
+    assert.match(closed.stdout, /scope: every repository, issues, state closed\n/);
     const miss = await sb.rgraph(["search", "brotli"]);
     assert.equal(miss.code, 0);
     assert.match(miss.stdout, /^rgraph: miss search "brotli"/);
@@ -146,19 +150,20 @@ Deno.test("search: rgraph search as a process — text, JSON, filters, and bad i
       assert.match(r.stderr, message);
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     }
-    // Two searches answered, each a Cache Read of alice's own (refusals record nothing).
+    // Four searches answered, each a Cache Read of alice's own (refusals record nothing).
     const touches = JSON.parse((await sb.rgraph(["touches", "--json"])).stdout);
     assert.deepEqual(
       touches.map((t: { address: string; outcome: string }) => [t.address, t.outcome]).sort(),
       [
         ['search:"transfer time" ?state=open', "hit"],
         ["search:brotli", "miss"],
+        ["search:zstd ?kind=issue&state=closed", "miss"],
         ["search:zstd compressions ?repo=acme/widgets", "hit"],
       ],
     );
     const stats = JSON.parse((await sb.rgraph(["stats", "--json"])).stdout);
     const reads = stats.cache_reads ?? stats.user?.cache_reads;
-    assert.deepEqual([reads.hit, reads.subsumed, reads.miss], [2, 0, 1]);
+    assert.deepEqual([reads.hit, reads.subsumed, reads.miss], [2, 0, 2]);
   } finally {
     await sb.cleanup();
   }

@@ -26,14 +26,22 @@ import {
   type Store,
 } from "../store/mod.ts";
 import { repositoryAddress } from "../address/mod.ts";
-import { renderSearch } from "./search_render.ts";
+import { placeText, renderSearch } from "./search_render.ts";
 import { type Asker, cacheReadTouch, randomNonce } from "./answer.ts";
 
-/** The kinds a search names, as people and models type them. */
+/** The kinds a search names (the first of each is the one shown), and the other ways people type them. */
 const KINDS: Record<string, ResourceKind> = {
   issue: "issue",
   pr: "pull_request",
   repo: "repository",
+  issues: "issue",
+  prs: "pull_request",
+  pull: "pull_request",
+  pulls: "pull_request",
+  pull_request: "pull_request",
+  "pull-request": "pull_request",
+  repos: "repository",
+  repository: "repository",
 };
 const STATES: readonly SearchState[] = ["open", "closed", "merged", "all"];
 
@@ -214,7 +222,12 @@ export async function searchMemory(
       fully_expanded: l.fully_expanded,
       fetched_at: l.fetched_at,
     })),
-    results: page.hits,
+    results: page.hits.map(({ address, place, ...rest }) => ({
+      key: address,
+      ...rest,
+      matched: placeText(place),
+      place,
+    })),
   };
   return { outcome, key, text, json, page, listings };
 }
