@@ -164,6 +164,15 @@ Deno.test("search: rgraph search as a process — text, JSON, filters, and bad i
     const stats = JSON.parse((await sb.rgraph(["stats", "--json"])).stdout);
     const reads = stats.cache_reads ?? stats.user?.cache_reads;
     assert.deepEqual([reads.hit, reads.subsumed, reads.miss], [2, 0, 2]);
+    // A search of one's own is forgotten by its address, as touches shows it.
+    const forgot = await sb.rgraph(["forget", "--address", "search:brotli", "--json"]);
+    assert.equal(forgot.code, 0, forgot.stderr);
+    const left = JSON.parse((await sb.rgraph(["touches", "--json"])).stdout);
+    assert.deepEqual(
+      left.map((t: { address: string }) => t.address).filter((a: string) => a.includes("brotli")),
+      [],
+    );
+    assert.equal(left.length, 3);
   } finally {
     await sb.cleanup();
   }

@@ -72,6 +72,23 @@ export const SEARCH_MIGRATION = `
 `;
 
 /**
+ * How the names of the index's table and the tables FTS5 keeps it in
+ * begin: only FTS5 itself may write them, so a forget's rewrite of the
+ * file's tables leaves them to {@link rewriteIndex}.
+ */
+export const SEARCH_TABLES = "search_index";
+
+/**
+ * Rewrites the index onto fresh pages (FTS5's `optimize` merges every
+ * segment into a new one), freeing the pages it held: with secure_delete,
+ * they are zeroed as they are freed. A forget's scrub of an old file's
+ * free space runs it (see store.ts).
+ */
+export function rewriteIndex(sql: SearchSql): void {
+  sql.run("INSERT INTO search_index (search_index) VALUES ('optimize')");
+}
+
+/**
  * Indexes Resource `id` as `r` now holds it, replacing what was indexed;
  * called inside the Resource's own write transaction.
  */

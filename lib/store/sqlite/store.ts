@@ -36,7 +36,14 @@ import { migrate, SchemaTooNewError } from "./schema.ts";
 import { avoidedSql, readUserStats } from "./tally.ts";
 import { readMemoryCounts } from "./memory_counts.ts";
 import { writeListingRow } from "./listing_row.ts";
-import { indexBacklog, indexResource, searchIndex, type SearchSql } from "./search.ts";
+import {
+  indexBacklog,
+  indexResource,
+  rewriteIndex,
+  SEARCH_TABLES,
+  searchIndex,
+  type SearchSql,
+} from "./search.ts";
 import type { SearchPage, SearchRequest } from "../search_query.ts";
 import { byRecorded, newestTouches, type PageEnd, touchFromRow } from "./touches.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
@@ -472,7 +479,8 @@ export class SqliteStore implements Store {
       this.#db.exec("DROP TABLE rgraph_scrub");
     });
     const tables = this.#all(
-      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+      `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+         AND substr(name, 1, ${SEARCH_TABLES.length}) != '${SEARCH_TABLES}'`,
     ).map((r) => `"${String(r.name).replaceAll('"', '""')}"`);
     for (const table of tables) {
       this.#write(() =>
@@ -484,6 +492,8 @@ export class SqliteStore implements Store {
         )
       );
     }
+    // Search: the index's tables are the index's to rewrite (see search.ts).
+    this.#write(() => rewriteIndex(this.#searchSql));
   }
 
   // --- Resources -----------------------------------------------------------
