@@ -77,12 +77,14 @@ export function searchProps(r: Resource): Record<string, string> {
 }
 
 /**
- * The schema upgrade giving Resources stored before search their
+ * The schema upgrade giving Resources rgraph stored before search their
  * {@link SEARCH_TEXT_KEY} (what {@link searchProps} writes, from the stored
- * nodes); the server's index then reads them.
+ * nodes); the server's index then reads them. Only rgraph's own nodes
+ * (`null_keys` is its mark): another writer's are never changed, and are
+ * found by their own properties (title, body…) until rgraph refetches them.
  */
 export const SEARCH_UPGRADE = `MATCH (n:Resource)
-  WHERE n.${SEARCH_TEXT_KEY} IS NULL AND n.address IS NOT NULL
+  WHERE n.${SEARCH_TEXT_KEY} IS NULL AND n.address IS NOT NULL AND n.null_keys IS NOT NULL
   OPTIONAL MATCH (n)-[:HAS_COMMENT]->(c:Comment)
   WITH n, c ORDER BY c.review, c.position
   WITH n, collect(coalesce(c.author, '') + ' ' + coalesce(c.path, '') + ' ' + coalesce(c.body, ''))
