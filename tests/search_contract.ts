@@ -173,6 +173,8 @@ export function searchContract(
     }
     // Words alone that Lucene's English analyzer drops (and, or, not) are never an error.
     assert.notEqual((await search(store, { text: "AND OR NOT" })).outcome, undefined);
+    // The longest query in words is answered, not refused by the engine.
+    assert.equal((await search(store, { text: `zstd ${"notes ".repeat(31)}` })).outcome, "hit");
     // Operators that would widen or negate a query, typed as text, only narrow it.
     assert.equal((await search(store, { text: "nothing OR zstd" })).outcome, "miss");
     assert.equal((await search(store, { text: "NOT zstd" })).page.total, 1);

@@ -27,6 +27,13 @@ import type { Comment, Resource, ResourceKind } from "../types.ts";
 /** The longest query accepted, in characters. */
 export const MAX_QUERY_CHARS = 500;
 
+/**
+ * The most words and phrases a query holds: each must match, so more say
+ * nothing a person means, and on Neo4j each is a clause per indexed field
+ * (Lucene refuses past 1,024 clauses).
+ */
+export const MAX_QUERY_TERMS = 32;
+
 /** Results on one page of a search. */
 export const SEARCH_PAGE_SIZE = 20;
 
@@ -125,6 +132,11 @@ export function parseSearch(text: string): SearchTerm[] {
   parts.forEach((part, i) => add(part, i % 2 === 1));
   if (terms.length === 0) {
     throw new SearchQueryError("search: the query has no letter or digit to look for");
+  }
+  if (terms.length > MAX_QUERY_TERMS) {
+    throw new SearchQueryError(
+      `search: the query has ${terms.length} words and phrases, more than ${MAX_QUERY_TERMS}`,
+    );
   }
   return terms;
 }

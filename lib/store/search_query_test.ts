@@ -25,7 +25,7 @@ Deno.test("a query's words and phrases reach each engine quoted, never as syntax
 });
 
 Deno.test("an empty, overlong or wordless query is refused in one line", () => {
-  for (const text of ["", "  \n ", "&& || ! *", "x".repeat(501)]) {
+  for (const text of ["", "  \n ", "&& || ! *", "x".repeat(501), "a ".repeat(33)]) {
     assert.throws(() => parseSearch(text), (e: Error) => {
       assert.ok(e instanceof SearchQueryError);
       assert.doesNotMatch(e.message, /\n/);
@@ -33,6 +33,7 @@ Deno.test("an empty, overlong or wordless query is refused in one line", () => {
     });
   }
   assert.equal(parseSearch("x".repeat(500)).length, 1);
+  assert.equal(parseSearch("a ".repeat(32)).length, 32);
 });
 
 Deno.test("a snippet never holds half a character", () => {
