@@ -21,7 +21,7 @@ import {
   write,
 } from "./graph_helpers.ts";
 import { search } from "./search_contract.ts";
-import { sandbox } from "./helpers.ts";
+import { rgraphCommand, sandbox } from "./helpers.ts";
 import { connect } from "./mcp_client.ts";
 import { issue, repository } from "./fixtures_memory.ts";
 
@@ -64,6 +64,15 @@ for (const server of SERVERS) {
   );
 }
 
+/** Turns a store back into what an earlier rgraph left: no search index, schema version 8. */
+function asBeforeSearch(dbPath: string): void {
+  const db = new DatabaseSync(dbPath);
+  db.exec(`DROP TRIGGER search_index_resource_gone; DROP TRIGGER search_index_data_gone;
+           DROP TABLE search_index; DROP INDEX resources_by_repo; DROP INDEX resources_by_kind;
+           PRAGMA user_version = 8;`);
+  db.close();
+}
+
 /** Stores a thread whose last comment mentions zstd, in a sandbox's store. */
 async function seed(dbPath: string): Promise<void> {
   await Deno.mkdir(dbPath.slice(0, dbPath.lastIndexOf("/")), { recursive: true, mode: 0o700 });
@@ -82,12 +91,7 @@ Deno.test("search: a store written before the index is indexed once, by the firs
   const sb = await sandbox();
   try {
     await seed(sb.dbPath);
-    // Back to what an earlier rgraph left: no index, schema version 8.
-    const db = new DatabaseSync(sb.dbPath);
-    db.exec(`DROP TRIGGER search_index_resource_gone; DROP TRIGGER search_index_data_gone;
-             DROP TABLE search_index; DROP INDEX resources_by_repo; DROP INDEX resources_by_kind;
-             PRAGMA user_version = 8;`);
-    db.close();
+    asBeforeSearch(sb.dbPath);
     const first = await sb.rgraph(["search", "zstd"]);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /^rgraph: hit search "zstd"/);
@@ -100,6 +104,42 @@ Deno.test("search: a store written before the index is indexed once, by the firs
   } finally {
     await sb.cleanup();
   }
+});
+
+Deno.test({
+  name: "search: on a terminal, the first command shows the one-time indexing as a progress bar",
+  // util-linux's script(1) gives the command a terminal.
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const sb = await sandbox();
+    try {
+      await seed(sb.dbPath);
+      asBeforeSearch(sb.dbPath);
+      const { command, args } = rgraphCommand();
+      const line = [command, ...args, "stats"].map((w) => `'${w.replaceAll("'", "'\\''")}'`)
+        .join(" ");
+      const out = await new Deno.Command("script", {
+        args: ["-qec", line, "/dev/null"],
+        env: sb.env,
+        cwd: sb.dir,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const seen = new TextDecoder().decode(out.stdout);
+      assert.equal(out.code, 0, seen);
+      assert.match(seen, /rgraph: indexing memory for search \[#{30}\] 3\/3/);
+      // Once: the next command indexes nothing.
+      const again = await new Deno.Command("script", {
+        args: ["-qec", line, "/dev/null"],
+        env: sb.env,
+        cwd: sb.dir,
+        stdout: "piped",
+      }).output();
+      assert.doesNotMatch(new TextDecoder().decode(again.stdout), /indexing memory/);
+    } finally {
+      await sb.cleanup();
+    }
+  },
 });
 
 Deno.test("search: rgraph search as a process — text, JSON, filters, and bad input in one line", async () => {
