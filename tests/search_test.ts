@@ -21,7 +21,7 @@ import {
   write,
 } from "./graph_helpers.ts";
 import { search } from "./search_contract.ts";
-import { rgraphCommand, sandbox } from "./helpers.ts";
+import { rgraphCommand, type Sandbox, sandbox } from "./helpers.ts";
 import { connect } from "./mcp_client.ts";
 import { issue, repository } from "./fixtures_memory.ts";
 
@@ -73,6 +73,19 @@ function asBeforeSearch(dbPath: string): void {
   db.close();
 }
 
+/** Runs `fn` in a fresh sandbox whose store holds {@link seed}'s memory. */
+function seeded(fn: (sb: Sandbox) => Promise<void>): () => Promise<void> {
+  return async () => {
+    const sb = await sandbox();
+    try {
+      await seed(sb.dbPath);
+      await fn(sb);
+    } finally {
+      await sb.cleanup();
+    }
+  };
+}
+
 /** Stores a thread whose last comment mentions zstd, in a sandbox's store. */
 async function seed(dbPath: string): Promise<void> {
   await Deno.mkdir(dbPath.slice(0, dbPath.lastIndexOf("/")), { recursive: true, mode: 0o700 });
@@ -87,10 +100,9 @@ async function seed(dbPath: string): Promise<void> {
   await store.close();
 }
 
-Deno.test("search: a store written before the index is indexed once, by the first command", async () => {
-  const sb = await sandbox();
-  try {
-    await seed(sb.dbPath);
+Deno.test(
+  "search: a store written before the index is indexed once, by the first command",
+  seeded(async (sb) => {
     asBeforeSearch(sb.dbPath);
     const first = await sb.rgraph(["search", "zstd"]);
     assert.equal(first.code, 0, first.stderr);
@@ -101,51 +113,42 @@ Deno.test("search: a store written before the index is indexed once, by the firs
     const again = await sb.rgraph(["search", "replication", "--kind", "repo"]);
     assert.match(again.stdout, /1 of 1 stored Resources in scope match/);
     assert.match(again.stdout, /matched in README/);
-  } finally {
-    await sb.cleanup();
-  }
-});
+  }),
+);
 
 Deno.test({
   name: "search: on a terminal, the first command shows the one-time indexing as a progress bar",
   // util-linux's script(1) gives the command a terminal.
   ignore: Deno.build.os !== "linux",
-  fn: async () => {
-    const sb = await sandbox();
-    try {
-      await seed(sb.dbPath);
-      asBeforeSearch(sb.dbPath);
-      const { command, args } = rgraphCommand();
-      const line = [command, ...args, "stats"].map((w) => `'${w.replaceAll("'", "'\\''")}'`)
-        .join(" ");
-      const out = await new Deno.Command("script", {
-        args: ["-qec", line, "/dev/null"],
-        env: sb.env,
-        cwd: sb.dir,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const seen = new TextDecoder().decode(out.stdout);
-      assert.equal(out.code, 0, seen);
-      assert.match(seen, /rgraph: indexing memory for search \[#{30}\] 3\/3/);
-      // Once: the next command indexes nothing.
-      const again = await new Deno.Command("script", {
-        args: ["-qec", line, "/dev/null"],
-        env: sb.env,
-        cwd: sb.dir,
-        stdout: "piped",
-      }).output();
-      assert.doesNotMatch(new TextDecoder().decode(again.stdout), /indexing memory/);
-    } finally {
-      await sb.cleanup();
-    }
-  },
+  fn: seeded(async (sb) => {
+    asBeforeSearch(sb.dbPath);
+    const { command, args } = rgraphCommand();
+    const line = [command, ...args, "stats"].map((w) => `'${w.replaceAll("'", "'\\''")}'`)
+      .join(" ");
+    const out = await new Deno.Command("script", {
+      args: ["-qec", line, "/dev/null"],
+      env: sb.env,
+      cwd: sb.dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const seen = new TextDecoder().decode(out.stdout);
+    assert.equal(out.code, 0, seen);
+    assert.match(seen, /rgraph: indexing memory for search \[#{30}\] 3\/3/);
+    // Once: the next command indexes nothing.
+    const again = await new Deno.Command("script", {
+      args: ["-qec", line, "/dev/null"],
+      env: sb.env,
+      cwd: sb.dir,
+      stdout: "piped",
+    }).output();
+    assert.doesNotMatch(new TextDecoder().decode(again.stdout), /indexing memory/);
+  }),
 });
 
-Deno.test("search: rgraph search as a process — text, JSON, filters, and bad input in one line", async () => {
-  const sb = await sandbox();
-  try {
-    await seed(sb.dbPath);
+Deno.test(
+  "search: rgraph search as a process — text, JSON, filters, and bad input in one line",
+  seeded(async (sb) => {
     const hit = await sb.rgraph(["search", "zstd", "compressions", "--repo", "acme/widgets"]);
     assert.equal(hit.code, 0, hit.stderr);
     assert.match(hit.stdout, /^rgraph: hit search "zstd compressions" — searched memory only/);
@@ -213,15 +216,12 @@ Deno.test("search: rgraph search as a process — text, JSON, filters, and bad i
       [],
     );
     assert.equal(left.length, 3);
-  } finally {
-    await sb.cleanup();
-  }
-});
+  }),
+);
 
-Deno.test("search: the resource tool searches over a real MCP client, and refuses bad combinations", async () => {
-  const sb = await sandbox();
-  try {
-    await seed(sb.dbPath);
+Deno.test(
+  "search: the resource tool searches over a real MCP client, and refuses bad combinations",
+  seeded(async (sb) => {
     const client = await connect(sb);
     try {
       const { tools } = await client.listTools();
@@ -278,15 +278,12 @@ Deno.test("search: the resource tool searches over a real MCP client, and refuse
         ["search:zstd ?kind=issue&repo=acme/widgets", "hit", "resource"],
       ],
     );
-  } finally {
-    await sb.cleanup();
-  }
-});
+  }),
+);
 
-Deno.test("search: a search the harness's hook saw is recorded with that call's session and tool-call id", async () => {
-  const sb = await sandbox();
-  try {
-    await seed(sb.dbPath);
+Deno.test(
+  "search: a search the harness's hook saw is recorded with that call's session and tool-call id",
+  seeded(async (sb) => {
     const pre = JSON.stringify({
       session_id: "sess-search",
       cwd: sb.dir,
@@ -312,7 +309,5 @@ Deno.test("search: a search the harness's hook saw is recorded with that call's 
       touches.map((t: Record<string, unknown>) => [t.address, t.session_id, t.tool_use_id]),
       [["search:zstd ?repo=acme/widgets", "sess-search", "toolu_search_1"]],
     );
-  } finally {
-    await sb.cleanup();
-  }
-});
+  }),
+);
