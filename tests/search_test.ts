@@ -11,16 +11,18 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { openEmbeddedStore } from "../lib/store/mod.ts";
-import { searchContract } from "./search_contract.ts";
+import { search, searchContract } from "./search_contract.ts";
 import {
   exclusive,
   freshGraphStore,
   graphStore,
   SERVERS,
   serverTest,
+  teammate,
+  touchesOf,
   write,
 } from "./graph_helpers.ts";
-import { search } from "./search_contract.ts";
+import { startEmulator } from "./emulator/mod.ts";
 import { rgraphCommand, type Sandbox, sandbox } from "./helpers.ts";
 import { connect } from "./mcp_client.ts";
 import { issue, repository } from "./fixtures_memory.ts";
@@ -59,6 +61,43 @@ for (const server of SERVERS) {
         assert.match(a.text, /matched in comment 3 by carol/);
       } finally {
         await upgraded.close();
+      }
+    },
+  );
+}
+
+for (const server of SERVERS) {
+  serverTest(
+    server,
+    "search: teammates search the team's memory with rgraph search; neither sees the other's query",
+    async () => {
+      const shared = await freshGraphStore(server.url);
+      try {
+        const long = issue("acme", "widgets", 7, { comments: 40 });
+        long.comments[39].body = "Switching to zstd compression halves the transfer time.";
+        await shared.putResources([{ resource: long }]);
+      } finally {
+        await shared.close();
+      }
+      const emu = await startEmulator();
+      const alice = await teammate("alice", server.url, emu);
+      const bob = await teammate("bob", server.url, emu);
+      try {
+        const found = await alice.rgraph(["search", "compressions", "secret-codename"]);
+        assert.equal(found.code, 0, found.stderr);
+        assert.match(found.stdout, /^rgraph: miss search "compressions secret-codename"/);
+        const hit = await bob.rgraph(["search", "zstd", "--repo", "acme/widgets"]);
+        assert.match(hit.stdout, /^rgraph: hit search "zstd"/);
+        assert.match(hit.stdout, /matched in comment 40 by dmitri/);
+        const mine = (await touchesOf(alice)).map((t) => t.address);
+        assert.deepEqual(mine, ["search:compressions secret-codename"]);
+        const bobs = JSON.stringify(await touchesOf(bob));
+        assert.doesNotMatch(bobs, /secret-codename/);
+        assert.match(bobs, /search:zstd \?repo=acme\/widgets/);
+      } finally {
+        await alice.cleanup();
+        await bob.cleanup();
+        await emu.close();
       }
     },
   );
