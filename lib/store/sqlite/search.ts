@@ -42,6 +42,8 @@ export interface SearchSql {
   all(sql: string, ...params: SQLInputValue[]): Row[];
   get(sql: string, ...params: SQLInputValue[]): Row | undefined;
   run(sql: string, ...params: SQLInputValue[]): number;
+  /** Rows of a statement with named parameters (`$name`). */
+  named(sql: string, params: Record<string, SQLInputValue>): Row[];
 }
 
 /** The `store_meta` key holding the last Resource id the backlog indexed (absent: none left). */
@@ -238,8 +240,7 @@ export function searchIndex(
     conditions.push("state = $state");
     filters.state = request.state;
   }
-  const named = (q: string, p: Record<string, SQLInputValue>) =>
-    sql.all(q, p as unknown as SQLInputValue);
+  const named = (q: string, p: Record<string, SQLInputValue>) => sql.named(q, p);
   const offset = (Math.max(1, request.page) - 1) * SEARCH_PAGE_SIZE;
   // The best few by score straight from the index (a top-N sort, no join per match), then
   // their heads; recency breaks ties among them.

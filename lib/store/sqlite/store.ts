@@ -981,6 +981,7 @@ export class SqliteStore implements Store {
       all: (q, ...p) => this.#all(q, ...p),
       get: (q, ...p) => this.#get(q, ...p),
       run: (q, ...p) => this.#run(q, ...p),
+      named: (q, p) => this.#stmt(q).all(p) as Row[],
     };
   }
 
