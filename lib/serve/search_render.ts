@@ -104,12 +104,14 @@ export function renderSearch(v: SearchView, ctx: RenderContext): string {
       `stored Listings of ${r.repo ? "this repository" : "these results' repositories"}:`,
       ...v.listings.map((l) => `- ${listingText(l, ctx.now)}`),
     );
-  } else {
+  } else if (r.repo || page.hits.length) {
     out.push(
       `no stored Listing of ${
         r.repo ? "this repository" : "these results' repositories"
-      }: memory may hold only some of its items`,
+      }: memory may hold only some of their items`,
     );
+  } else {
+    out.push("Listings: name a repository (repo) to see which of its Listings memory holds");
   }
   if (v.outcome === "miss") {
     out.push("Nothing in memory matches. Search GitHub itself if you need more.");
