@@ -38,6 +38,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   status: { summary: "what waits for a Sweep, and how the last one went", module: "status" },
   touches: { summary: "list your own Touches", module: "touches" },
   lookup: { summary: "answer an address from memory", module: "lookup" },
+  search: { summary: "find what memory holds by what it says", module: "search" },
   stats: { summary: "what memory saved you", module: "stats" },
   view: { summary: "a private web page of your memory, on 127.0.0.1", module: "view" },
   sweep: { summary: "fetch pending Touches from GitHub into memory", module: "sweep" },

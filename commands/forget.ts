@@ -28,7 +28,7 @@ const SPEC = {
     address: {
       type: "string",
       arg: "KEY",
-      help: "Touches of this address (any form lookup accepts)",
+      help: "Touches of this address (any form lookup accepts, or a search: as touches shows it)",
     },
     all: { type: "boolean", help: "every Touch of yours" },
     "dry-run": { type: "boolean", help: "show what would go; delete nothing" },
@@ -77,7 +77,10 @@ export async function main(args: string[]): Promise<number> {
   const config = loadConfig();
   requireUserId(config);
   let address: string | undefined;
-  if (v.address !== undefined) {
+  if (v.address?.startsWith("search:")) {
+    // A search of memory: its Touch's address is the query as `rgraph touches` shows it.
+    address = v.address.trim();
+  } else if (v.address !== undefined) {
     const asked = parseAsked(v.address, config);
     if (asked === null) {
       throw new UsageError(

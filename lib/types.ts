@@ -115,13 +115,16 @@ export type Address = RepositoryAddress | ItemAddress | ListingAddress;
 /** The kind of an Address. */
 export type AddressKind = Address["kind"];
 
+/** What a Touch names: an Address of some kind, or (a search of memory, a Cache Read) a query. */
+export type TouchKind = AddressKind | "search";
+
 /** A Touch as the hook (or a Cache Read) records it, before the store gives it an id. */
 export interface NewTouch {
   user_id: string;
   session_id: string | null;
   provenance: Provenance;
   address: string;
-  kind: AddressKind;
+  kind: TouchKind;
   limit: number | null;
   tool_name: string | null;
   tool_use_id: string | null;

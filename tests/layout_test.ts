@@ -125,7 +125,7 @@ const ROOMS: Record<string, string[]> = {
   github: ["address", "host"],
   sweep: ["address", "capture", "config", "github", "host", "store"],
   serve: ["address", "capture", "config", "store", "sweep"],
-  view: ["config", "host", "store", "sweep", "user_data"],
+  view: ["config", "host", "serve", "store", "sweep", "user_data"],
   user_data: ["address", "capture", "config", "host", "serve", "store", "sweep"],
   install: ["capture", "config", "host"],
   doctor: ["capture", "config", "host", "install", "store", "sweep"],

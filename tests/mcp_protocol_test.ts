@@ -237,7 +237,7 @@ Deno.test("resource arguments that do not fit are a tool execution error (isErro
     await c.initialize();
     const cases: [unknown, RegExp][] = [
       [{ address: "" }, /^rgraph: Invalid arguments for tool resource: address: /],
-      [{}, /^rgraph: Invalid arguments for tool resource: address: /],
+      [{}, /^rgraph: pass address \(what to read\) or search/],
       [{ address: 5 }, /^rgraph: Invalid arguments for tool resource: address: /],
       [{ address: "o/r#1", page: 0 }, /^rgraph: Invalid arguments for tool resource: page: /],
       [{ address: "o/r#1", page: "2" }, /^rgraph: Invalid arguments for tool resource: page: /],

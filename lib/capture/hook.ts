@@ -131,15 +131,21 @@ function addressesOf(event: UserPromptEvent | ToolStartEvent, config: HookConfig
  */
 function noteResourceCall(event: ToolStartEvent, adapter: HarnessAdapter, config: HookConfig) {
   const userId = config.identity.user_id;
-  const input = event.tool_input as { address?: unknown } | null;
-  if (!userId || typeof input?.address !== "string") return;
+  const input = event.tool_input as { address?: unknown; search?: unknown } | null;
+  // A search is noted under its query (the server claims it the same way: see lib/serve/mcp.ts).
+  const asked = typeof input?.address === "string"
+    ? input.address
+    : typeof input?.search === "string"
+    ? `search:${input.search}`
+    : null;
+  if (!userId || asked === null) return;
   noteMemoryRead(memoryReadsDir(config.data_dir), {
     user_id: userId,
     session_id: event.session_id,
     tool_use_id: event.tool_use_id,
     agent_id: event.agent_id,
     harness: adapter.name,
-    address: input.address.trim(),
+    address: asked.trim(),
     noted_at: new Date().toISOString(),
   });
 }

@@ -34,7 +34,8 @@ export function sessionHint(tool: PresentedTool): string {
     : `call the \`${tool.name}\` MCP tool`;
   return `${HINT_START}, pull request, repository or issue/PR list (gh, curl, web fetch), ` +
     `${call} with its URL, owner/repo#N or owner/repo — it answers from memory ` +
-    "with when it was fetched and when GitHub last updated it, and says plainly when it has nothing.";
+    "with when it was fetched and when GitHub last updated it, and says plainly when it has nothing; " +
+    'to find what your team already read by what it says, pass `search` (words, "phrases") instead.';
 }
 
 const TAIL = " — resource returns it";

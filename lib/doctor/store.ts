@@ -10,6 +10,7 @@ import {
   type GraphServerReport,
   isLoopback,
   LoginMismatchError,
+  MEMGRAPH_SEARCH_FIX,
   printableUrl,
   SCHEMA_VERSION,
   type Store,
@@ -197,11 +198,15 @@ function graphChecks(report: GraphServerReport): Check[] {
       ),
     );
   } else if (schema.degraded.length) {
+    // Search: a Memgraph without text search says what to enable (see lib/store/graph/search.ts).
+    const noSearch = schema.degraded.some((d) => d.startsWith("text search unavailable"));
     out.push(
       warn(
         "store schema",
         `${schema.tag} ${applied}; ${schema.degraded.join("; ")}`,
-        "remove the duplicate nodes (or the other index on that key) and delete the (:RgraphLock {name: 'schema'}) node, so the next command sets the schema up again",
+        noSearch
+          ? `${MEMGRAPH_SEARCH_FIX} (delete the (:RgraphLock {name: 'schema'}) node first)`
+          : "remove the duplicate nodes (or the other index on that key) and delete the (:RgraphLock {name: 'schema'}) node, so the next command sets the schema up again",
       ),
     );
   } else out.push(ok("store schema", `${schema.tag} ${applied}, every rule in force`));

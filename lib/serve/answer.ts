@@ -241,7 +241,8 @@ export function invalidAnswer(text: string, githubLogin: string | null = null): 
   };
 }
 
-function randomNonce(): string {
+/** A fence nonce: 16 random hex digits, new for every answer. */
+export function randomNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -384,29 +385,57 @@ export async function answer(
   };
 }
 
-/** The Touch a Cache Read leaves: FETCHED, `served`, unique per read. */
+/** Who asked for a Cache Read, and through what (see {@link cacheReadTouch}). */
+export interface Asker {
+  userId: string;
+  sessionId?: string | null;
+  toolUseId?: string | null;
+  agentId?: string | null;
+  harness?: string | null;
+  now: Date;
+}
+
+/**
+ * The Touch a Cache Read leaves: FETCHED, `served`, unique per read, of
+ * `read` (an Address's, or a search's) by `who` through `tool`.
+ */
+export function cacheReadTouch(
+  read: Pick<NewTouch, "address" | "kind" | "limit" | "outcome" | "target">,
+  who: Asker,
+  tool: string,
+): NewTouch {
+  return {
+    ...read,
+    user_id: who.userId,
+    session_id: who.sessionId ?? null,
+    provenance: "FETCHED",
+    tool_name: tool,
+    tool_use_id: who.toolUseId ?? null,
+    agent_id: who.agentId ?? null,
+    harness: who.harness ?? null,
+    recorded_at: who.now.toISOString(),
+    // Every read is its own event: two identical questions are two Cache Reads.
+    dedup_key: `cache-read:${crypto.randomUUID()}`,
+    status: "served",
+  };
+}
+
+/** The Touch of an Address's Cache Read. */
 function cacheRead(
   address: Address,
   outcome: CacheOutcome,
   target: string | null,
   opts: AnswerOptions,
 ): NewTouch {
-  return {
-    user_id: opts.userId,
-    session_id: opts.sessionId ?? null,
-    provenance: "FETCHED",
-    address: address.key,
-    kind: address.kind,
-    limit: address.kind === "listing" ? address.limit : null,
-    tool_name: opts.via ?? "resource",
-    tool_use_id: opts.toolUseId ?? null,
-    agent_id: opts.agentId ?? null,
-    harness: opts.harness ?? null,
-    recorded_at: opts.now.toISOString(),
-    // Every read is its own event: two identical questions are two Cache Reads.
-    dedup_key: `cache-read:${crypto.randomUUID()}`,
-    status: "served",
-    outcome,
-    target,
-  };
+  return cacheReadTouch(
+    {
+      address: address.key,
+      kind: address.kind,
+      limit: address.kind === "listing" ? address.limit : null,
+      outcome,
+      target,
+    },
+    opts,
+    opts.via ?? "resource",
+  );
 }

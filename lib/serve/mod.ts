@@ -29,6 +29,15 @@ export {
   parseAsked,
 } from "./answer.ts";
 
+export {
+  type SearchAnswer,
+  type SearchArgs,
+  searchMemory,
+  type SearchOptions,
+  searchRequest,
+} from "./search.ts";
+export { placeText } from "./search_render.ts";
+
 export type { ServeOptions } from "./mcp.ts";
 
 /** The pieces every answer page is built from, for any answer that lists members or entries. */

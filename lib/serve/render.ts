@@ -65,7 +65,7 @@ const LISTING_HEAD_BYTES = HEAD_BYTES + 2_000;
 const KEY_SHOWN = 300;
 
 /** A key as an answer shows it: cut with `…` past {@link KEY_SHOWN} characters. */
-function shownKey(key: string): string {
+export function shownKey(key: string): string {
   return key.length > KEY_SHOWN ? `${key.slice(0, KEY_SHOWN)}…` : key;
 }
 
@@ -122,7 +122,7 @@ const ITEM_LEGEND =
   'Inside, lines starting "<<< " are rgraph\'s: "<<< N time author" starts comment N.';
 
 /** An ISO time with its age, or "—". */
-function when(iso: string | null | undefined, now: Date): string {
+export function when(iso: string | null | undefined, now: Date): string {
   const s = stamp(iso);
   return s === "—" ? s : `${s} (${ago(s, now)})`;
 }
@@ -140,14 +140,14 @@ function list(values: string[]): string {
 }
 
 /** "page 3 does not exist: there are 2 pages of rows." */
-function noSuchPage(page: number, pages: number, noun: string): string {
+export function noSuchPage(page: number, pages: number, noun: string): string {
   return `page ${page} does not exist: there ${
     pages === 1 ? "is 1 page" : `are ${pages} pages`
   } of ${noun}.`;
 }
 
 /** " — ask page N+1 for more" while there is a next page. */
-function nextHint(page: number, pages: number): string {
+export function nextHint(page: number, pages: number): string {
   return page < pages ? ` — ask page ${page + 1} for more` : "";
 }
 

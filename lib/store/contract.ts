@@ -23,6 +23,7 @@ import type {
   TouchStatus,
   UnresolvedReason,
 } from "../types.ts";
+import type { SearchPage, SearchRequest } from "./search_query.ts";
 
 /** Thrown by Touch reads when no identity is configured (fail closed). */
 export class IdentityRequiredError extends Error {
@@ -364,6 +365,14 @@ export interface Store {
 
   userStats(userId: string, since?: string): Promise<UserStats>;
   memoryStats(): Promise<MemoryStats>;
+
+  /**
+   * Full-text search of every stored Resource's text (see `search_query.ts`):
+   * page `request.page` of the matches, best first, each located in its
+   * Resource. Throws `SearchQueryError` on an empty, overlong or wordless
+   * query; a graph server without full-text search, `UnsupportedStoreError`.
+   */
+  search(request: SearchRequest): Promise<SearchPage>;
 
   /** Resources and Listings matching `query`, for people browsing memory (`rgraph view`). */
   searchMemory(query: MemoryQuery): Promise<MemoryPage>;

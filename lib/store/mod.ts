@@ -56,6 +56,18 @@ export {
   type SweepSignal,
 } from "./sqlite/mod.ts";
 export { referenceKey } from "./declared.ts";
+export {
+  type MatchPlace,
+  MAX_QUERY_CHARS,
+  MEMGRAPH_SEARCH_FIX,
+  parseSearch,
+  SEARCH_PAGE_SIZE,
+  type SearchHit,
+  type SearchPage,
+  SearchQueryError,
+  type SearchRequest,
+  type SearchState,
+} from "./search_query.ts";
 export { hasCredentials, isLoopback, printableUrl, transportOf } from "./bolt_url.ts";
 export { LoginMismatchError } from "./login.ts";
 export type {
@@ -83,7 +95,19 @@ export async function openStore(
   const store = openEmbeddedStore(config.store.path);
   // What hooks kept back while the store was busy is recorded before anything reads it.
   await drainSpool(store);
+  // Search: a store written before its index is indexed once, here (never in the hook).
+  store.indexBacklog(Deno.stderr.isTerminal() ? backlogBar : undefined);
   return store;
+}
+
+/** The search index's one-time backlog as a progress bar on a terminal's stderr. */
+function backlogBar(done: number, of: number): void {
+  const width = 30;
+  const filled = of === 0 ? width : Math.round((done / of) * width);
+  const line = `rgraph: indexing memory for search [${"#".repeat(filled)}${
+    " ".repeat(width - filled)
+  }] ${done}/${of}`;
+  Deno.stderr.writeSync(new TextEncoder().encode(`\r${line}${done >= of ? "\n" : ""}`));
 }
 
 /**

@@ -16,7 +16,16 @@
 
 import type { Config } from "../config/mod.ts";
 import { formatStats, type StatsReport, statsReport } from "../user_data/mod.ts";
-import { type MemoryPage, sendOutbox, type Store, type UserStats } from "../store/mod.ts";
+import {
+  type MemoryEntry,
+  SEARCH_PAGE_SIZE,
+  SearchQueryError,
+  sendOutbox,
+  type Store,
+  UnsupportedStoreError,
+  type UserStats,
+} from "../store/mod.ts";
+import { placeText, searchMemory, searchRequest } from "../serve/mod.ts";
 import { formatStatus, statusOf, type StatusReport } from "../sweep/mod.ts";
 import type { Listing, ListingMember, Touch } from "../types.ts";
 import { neutralize } from "../untrusted.ts";
@@ -32,6 +41,12 @@ import {
 
 /** Entries of memory per page of the Memory view. */
 export const MEMORY_PAGE = 100;
+
+/**
+ * What the Memory view's box finds by Address rather than by text: one word
+ * with an Address's punctuation (`owner/repo`, `github:…`, `#N`, `issues?`).
+ */
+const ADDRESS_LIKE = /^(?=\S*[/#?:])\S+$/;
 
 /** Sessions per page of the Sessions view, the newest first. */
 export const SESSIONS_PAGE = 10;
@@ -61,6 +76,19 @@ export interface ValueView {
   status_lines: string[];
   /** Cache Reads per day over the last 30 days. */
   reads_by_day: DayReads[];
+}
+
+/** A page of the Memory view (see {@link ViewData.memory}). */
+export interface MemorySearchPage {
+  entries: (MemoryEntry & { matched?: string; snippet?: string })[];
+  total: number;
+  offset: number;
+  /** Whether a search answered (else: everything, newest first). */
+  searched: boolean;
+  /** With a search: how many stored Resources it covered. */
+  in_scope?: number;
+  /** A query the search refused, or a server without search, in one line. */
+  error?: string;
 }
 
 /** A Listing's page: the Listing and its first members. */
@@ -115,14 +143,53 @@ export class ViewData {
     });
   }
 
-  /** One page of memory, filtered by `text` in an Address or title. */
-  async memory(text: string, offset: number): Promise<MemoryPage & { offset: number }> {
-    const page = await this.#store.searchMemory({
-      text: text.trim() || undefined,
-      offset,
-      limit: MEMORY_PAGE,
-    });
-    return clean({ ...page, offset });
+  /**
+   * One page of memory: everything, newest fetch first; with an address (or
+   * its start), what has it in its Address or title; with words, what a
+   * search of memory finds (`rgraph search`'s answer, 20 a page, each entry
+   * saying where it matched, with a snippet). A person browsing is not a
+   * Cache Read: the view records nothing.
+   */
+  async memory(text: string, offset: number): Promise<MemorySearchPage> {
+    const q = text.trim();
+    // An address (or the start of one) is looked up by address, as before; words are searched.
+    if (q === "" || ADDRESS_LIKE.test(q)) {
+      const page = await this.#store.searchMemory({
+        text: q || undefined,
+        offset,
+        limit: MEMORY_PAGE,
+      });
+      return clean({ ...page, offset, searched: false });
+    }
+    try {
+      const request = searchRequest({ text: q, page: Math.floor(offset / SEARCH_PAGE_SIZE) + 1 });
+      const found = await searchMemory(this.#store, request, {
+        userId: this.#userId,
+        via: "view",
+        now: new Date(),
+        record: false,
+      });
+      const entries = found.page.hits.map((h) => ({
+        address: h.address,
+        kind: h.kind,
+        title: h.title,
+        state: h.state,
+        fetched_at: h.fetched_at,
+        updated_at: h.updated_at,
+        matched: placeText(h.place),
+        snippet: h.snippet,
+      }));
+      return clean({
+        entries,
+        total: found.page.total,
+        offset: (request.page - 1) * SEARCH_PAGE_SIZE,
+        searched: true,
+        in_scope: found.page.in_scope,
+      });
+    } catch (e) {
+      if (!(e instanceof SearchQueryError || e instanceof UnsupportedStoreError)) throw e;
+      return clean({ entries: [], total: 0, offset: 0, searched: true, error: e.message });
+    }
   }
 
   /** A Resource's page or a Listing's, by Address; null when memory has neither. */

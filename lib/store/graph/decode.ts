@@ -379,7 +379,8 @@ export function decodeListing(props: Props, skip: Skip): Listing | null {
 }
 
 const PROVENANCES = ["FETCHED", "PROMPTED"] as const;
-const ADDRESS_KINDS = ["repository", "item", "listing"] as const;
+/** What a Touch names (`search`: a search of memory, see lib/serve/search.ts). */
+const ADDRESS_KINDS = ["repository", "item", "listing", "search"] as const;
 const STATUSES = ["pending", "resolved", "unresolved", "served"] as const;
 const OUTCOMES = ["hit", "subsumed", "miss"] as const;
 const REASONS = ["not_found", "not_public", "rate_limited", "unparseable", "unavailable"] as const;

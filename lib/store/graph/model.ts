@@ -76,6 +76,8 @@ export const INDEXED: readonly (readonly [label: string, property: string])[] = 
   ["Listing", "repo_address"],
   // The change stamp a local index syncs by (see `changes.ts`).
   ["Resource", "rgraph_stamp"],
+  // What a search's state filter counts in scope by (see search.ts).
+  ["Resource", "state"],
   ["Listing", "rgraph_stamp"],
   ["Touch", "status"],
   ["Touch", "user_id"],
@@ -195,6 +197,8 @@ export const OWNED_RESOURCE_KEYS: readonly string[] = [
     "null_keys",
     "references",
     "rgraph_stamp",
+    // The text the search index reads beside the other properties (see search.ts).
+    "rgraph_search",
   ]),
 ];
 

@@ -22,6 +22,7 @@ import {
   type ResourceWrite,
 } from "../contract.ts";
 import { declaredEdges } from "../declared.ts";
+import { searchProps } from "./search.ts";
 import type { EdgeKind, Resource, ResourceKind } from "../../types.ts";
 import { commentProps, OWNED_RESOURCE_KEYS, resourceProps } from "./model.ts";
 import { decodeHead, decodeResource, type GraphNode } from "./decode.ts";
@@ -118,7 +119,8 @@ async function putBatch(run: Runner, writes: ResourceWrite[]): Promise<void> {
         ? r.review_comments.map((c, i) => commentProps(c, true, i))
         : []),
     ];
-    upserts[r.kind].push({ node_id: node, props: resourceProps(r) });
+    // Search: the node carries its whole text for the index (see search.ts).
+    upserts[r.kind].push({ node_id: node, props: { ...resourceProps(r), ...searchProps(r) } });
     if (thread.length) threads.push({ node_id: node, comments: thread });
     // A refetch clears what the new version may no longer have; a new Resource has nothing to clear.
     if (before.has(node)) {

@@ -34,6 +34,7 @@ import { MAKE_WRITE_LOCK } from "./changes.ts";
 import { obsoleteSchema, schema, type SchemaRule, schemaStatements, schemaTag } from "./model.ts";
 import { isAlreadyExists, isRefusedByData, retrying, type RetryPolicy } from "./retry.ts";
 import { type ServerIdentity, serverName } from "./server.ts";
+import { SEARCH_UPGRADE, searchSchema, searchUnavailableNote } from "./search.ts";
 
 type Rows = Record<string, unknown>[];
 
@@ -76,6 +77,8 @@ export const UPGRADES = [
    MERGE (c:RgraphTouchCount {key: user + '\u001f' + status + '\u001f' + outcome + '\u001f' + reason})
    SET c.user_id = user, c.status = status, c.outcome = outcome, c.reason = reason, c.n = n,
      c.avoided = avoided`,
+  // Search: Resources stored before it get the text the index reads (see search.ts).
+  SEARCH_UPGRADE,
 ] as const;
 
 /** The schema record: which setups were applied, and how it went. */
@@ -140,6 +143,7 @@ function plan(server: ServerIdentity): { tag: string; rules: SchemaRule[] } {
   const tag = schemaTag([
     ...obsoleteSchema(server.kind),
     ...statements,
+    ...searchSchema(server.kind),
     `upgrades ${UPGRADES.length}`,
     `${server.kind} ${server.version ?? ""}`,
   ]);
@@ -241,6 +245,15 @@ export async function ensureSchema(
   for (const rule of rest) {
     const problem = await applyRule(s, server, rule, policy);
     if (problem) degraded.push(problem);
+  }
+  // Search: a server without text search (Memgraph before 3.6 without the flag) keeps the rest.
+  for (const statement of searchSchema(server.kind)) {
+    try {
+      await ddl(s, statement, policy);
+    } catch (e) {
+      if (server.kind === "neo4j") throw e;
+      degraded.push(searchUnavailableNote(String((e as Error)?.message ?? e)));
+    }
   }
   if (server.kind === "neo4j") await s.run("CALL db.awaitIndexes(60)");
   await s.write(MAKE_WRITE_LOCK, { epoch: crypto.randomUUID() });

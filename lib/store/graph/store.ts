@@ -71,6 +71,8 @@ import * as resources from "./resources.ts";
 import * as listings from "./listings.ts";
 import { memoryStats, userStats } from "./counts.ts";
 import { searchMemory } from "./memory_search.ts";
+import { searchGraph } from "./search.ts";
+import type { SearchPage, SearchRequest } from "../search_query.ts";
 import * as feed from "./change_feed.ts";
 
 export type { BoltCounts, GraphTarget } from "./connection.ts";
@@ -265,6 +267,15 @@ export class GraphStore implements Store {
 
   searchMemory(query: MemoryQuery): Promise<MemoryPage> {
     return searchMemory(this.#c, query);
+  }
+
+  /** Search: see `search.ts`. */
+  search(request: SearchRequest): Promise<SearchPage> {
+    return searchGraph(this.server.kind, request, {
+      read: (statements) =>
+        this.#c.tx("read", (run) => Promise.all(statements.map(([q, p]) => run(q, p)))),
+      resources: (addresses) => this.getResources(addresses),
+    });
   }
 
   // --- Changes (the change mark, and what a local index syncs by) -----------------

@@ -14,6 +14,7 @@ import type { ForgetQuery } from "../contract.ts";
 import { forgetParams } from "../rules.ts";
 import type { Touch } from "../../types.ts";
 import { byRecorded, touchFromRow } from "./touches.ts";
+import { rewriteIndex, SEARCH_TABLES } from "./search.ts";
 import type { Connection } from "./connection.ts";
 
 /** Bytes of zeros per row when the first forget claims a file's free pages (see `scrubFreeSpace`). */
@@ -94,7 +95,8 @@ function scrubFreeSpace(db: Connection): void {
     db.exec("DROP TABLE rgraph_scrub");
   });
   const tables = db.all(
-    "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+    `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+       AND substr(name, 1, ${SEARCH_TABLES.length}) != '${SEARCH_TABLES}'`,
   ).map((r) => `"${String(r.name).replaceAll('"', '""')}"`);
   for (const table of tables) {
     db.write(() =>
@@ -106,4 +108,6 @@ function scrubFreeSpace(db: Connection): void {
       )
     );
   }
+  // Search: the index's tables are the index's to rewrite (see search.ts).
+  db.write(() => rewriteIndex(db));
 }

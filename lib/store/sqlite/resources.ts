@@ -15,6 +15,7 @@ import type { Edge, ResourceHead, ResourceWrite } from "../contract.ts";
 import { type DeclaredEdge, declaredEdges } from "../declared.ts";
 import type { Comment, EdgeKind, Resource, ResourceKind } from "../../types.ts";
 import type { Connection, Row } from "./connection.ts";
+import { indexResource } from "./search.ts";
 
 /** Resources per write transaction (see `putResources`). */
 const WRITE_GROUP = 50;
@@ -154,6 +155,8 @@ function putOne(db: Connection, write: ResourceWrite): void {
     );
     db.run("DELETE FROM pending_refs WHERE target_key = ?", key);
   }
+  // Search: indexed in this Resource's own transaction (see search.ts).
+  indexResource(db, id, r);
 }
 
 function putComments(db: Connection, id: number, comments: Comment[], review: boolean): void {
@@ -241,6 +244,16 @@ export function getResource(db: Connection, address: string): Resource | null {
                    UNION ALL SELECT resource_id FROM aliases WHERE key = ? LIMIT 1)`,
     address,
     address,
+  );
+  return row ? resourceFrom(db, row) : null;
+}
+
+/** The whole Resource stored under row `id` (search reads its hits through it). */
+export function resourceById(db: Connection, id: number): Resource | null {
+  const row = db.get(
+    `SELECT r.id, r.address, r.fetched_at, r.updated_at, r.etag, d.data
+     FROM resources r JOIN resource_data d ON d.id = r.id WHERE r.id = ?`,
+    id,
   );
   return row ? resourceFrom(db, row) : null;
 }

@@ -16,6 +16,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { TALLY_MIGRATION } from "./tally.ts";
 import { MEMORY_COUNTS_MIGRATION } from "./memory_counts.ts";
+import { SEARCH_MIGRATION } from "./search.ts";
 
 /**
  * Migration N (1-based) brings the schema from version N-1 to N. Append only:
@@ -212,6 +213,8 @@ const MIGRATIONS: readonly string[] = [
   TALLY_MIGRATION,
   // 8: what the shared memory holds, counted as it is written (see memory_counts.ts).
   MEMORY_COUNTS_MIGRATION,
+  // 9: the full-text index searches of memory read (see search.ts).
+  SEARCH_MIGRATION,
 ];
 
 /** The schema version this build writes. */

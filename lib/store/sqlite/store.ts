@@ -47,6 +47,8 @@ import * as resources from "./resources.ts";
 import * as listings from "./listings.ts";
 import { memoryStats, userStats } from "./counts.ts";
 import { searchMemory } from "./memory_search.ts";
+import { indexBacklog, searchIndex } from "./search.ts";
+import type { SearchPage, SearchRequest } from "../search_query.ts";
 import * as outbox from "./outbox.ts";
 import { type IndexMark, indexMark, type IndexUpdate, putIndex } from "./local_index.ts";
 
@@ -171,6 +173,24 @@ export class SqliteStore implements Store {
 
   searchMemory(query: MemoryQuery): Promise<MemoryPage> {
     return this.#db.op(() => searchMemory(this.#db, query));
+  }
+
+  // --- Search --------------------------------------------------------------
+
+  search(request: SearchRequest): Promise<SearchPage> {
+    return this.#db.op(() =>
+      searchIndex(this.#db, request, (id) => resources.resourceById(this.#db, id))
+    );
+  }
+
+  /**
+   * Indexes for search what was stored before the index existed (once, see
+   * `search.ts`); `progress` hears (done, of). Commands call it, never the hook.
+   */
+  indexBacklog(progress?: (done: number, of: number) => void): number {
+    return this.#db.guard(() =>
+      indexBacklog(this.#db, (id) => resources.resourceById(this.#db, id), progress)
+    );
   }
 
   /**

@@ -99,7 +99,8 @@ function touchRow(t) {
     h(
       "td",
       { class: "address" },
-      target || t.status === "served"
+      // A search's address is its query, no page of memory's.
+      (target || t.status === "served") && t.kind !== "search"
         ? h("a", { href: resourceHref(target ?? t.address) }, shortName(t.address))
         : shortName(t.address),
       t.limit === null ? null : h("span", { class: "muted" }, ` (limit ${t.limit})`),
@@ -209,7 +210,7 @@ let memoryText = "";
 const searchInput = h("input", {
   type: "search",
   id: "search",
-  placeholder: "Search by address or title",
+  placeholder: 'Search what memory holds: words, "phrases"',
   autocomplete: "off",
   oninput: () => {
     memoryText = searchInput.value;
@@ -232,9 +233,22 @@ async function memoryView(params) {
   if (offset + data.entries.length < data.total) {
     pager.push(h("a", { href: `#/memory?offset=${offset + data.entries.length}` }, "older →"));
   }
+  const found = data.searched
+    ? data.error ? h("p", { class: "error" }, data.error) : h(
+      "p",
+      { class: "muted" },
+      `${data.total} of ${data.in_scope} stored Resources match — memory only, not GitHub`,
+    )
+    : null;
   return [
-    h("h1", {}, "Memory", h("span", { class: "muted" }, ` — ${data.total} stored`)),
+    h(
+      "h1",
+      {},
+      "Memory",
+      h("span", { class: "muted" }, data.searched ? " — search" : ` — ${data.total} stored`),
+    ),
     input,
+    found,
     h(
       "table",
       { class: "memory", "data-query": query },
@@ -260,7 +274,19 @@ async function memoryView(params) {
               h("a", { href: resourceHref(e.address) }, shortName(e.address)),
             ),
             h("td", {}, e.kind.replace("_", " ")),
-            h("td", { class: "title" }, e.title ?? ""),
+            h(
+              "td",
+              { class: "title" },
+              e.title ?? "",
+              e.matched
+                ? h(
+                  "div",
+                  { class: "match" },
+                  h("span", { class: "muted" }, `matched in ${e.matched}: `),
+                  h("span", { class: "snippet" }, e.snippet ?? ""),
+                )
+                : null,
+            ),
             h("td", {}, e.state ? h("span", { class: `state ${e.state}` }, e.state) : ""),
             h("td", { class: "time" }, clock(e.fetched_at)),
             h("td", { class: "time" }, clock(e.updated_at)),
