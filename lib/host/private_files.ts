@@ -452,22 +452,64 @@ export function createPrivateFile(path: string, data: string | Uint8Array): bool
 }
 
 /**
- * Writes `data` 0600 to a fresh name beside `path` (in the same folder, so it
- * can be renamed or linked into place) and returns that name; removed again
- * when writing fails.
+ * Replaces `path` with `data` in one rename, for a file rgraph writes outside
+ * its data directory (a harness's settings, rgraph's config): written under
+ * a fresh, unpredictable name beside it, created exclusively (a link or file
+ * planted at that name — or at every name a process could guess — makes the
+ * create fail, never a write through it), then renamed over `path`, which
+ * replaces a link at `path` rather than writing where it points. The new
+ * file gets `mode` exactly when given (an existing file's own mode), else
+ * 0666 less the umask (a harness file's conventional mode). Whether `path`
+ * may be written at all (a project's link leading out) is the caller's call.
+ *
+ * @example
+ * ```ts
+ * import { replaceFile } from "./private_files.ts";
+ * replaceFile("/work/project/.mcp.json", "{}\n"); // 0644 under umask 022
+ * replaceFile("/home/me/.config/rgraph/config.toml", "[identity]\n", 0o600);
+ * ```
  */
-function writeAside(path: string, data: string | Uint8Array): string {
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: PRIVATE_FILE_MODE });
+export function replaceFile(path: string, data: string | Uint8Array, mode?: number): void {
+  const tmp = writeAside(path, data, mode ?? 0o666);
   try {
-    writeAll(file, typeof data === "string" ? encoder.encode(data) : data);
+    if (mode !== undefined) Deno.chmodSync(tmp, mode);
+    Deno.renameSync(tmp, path);
   } catch (e) {
-    file.close();
     removeQuietly(tmp);
     throw e;
   }
-  file.close();
-  return tmp;
+}
+
+/** Tries of {@link writeAside}: a name taken (by chance, or planted) is given up for a fresh one. */
+const ASIDE_TRIES = 8;
+
+/**
+ * Writes `data` to a fresh name beside `path` (in the same folder, so it can
+ * be renamed or linked into place), created exclusively with `mode` (0600
+ * unless given; the umask applies), and returns that name; removed again
+ * when writing fails. A name already taken is never opened: another fresh
+ * one is tried.
+ */
+function writeAside(path: string, data: string | Uint8Array, mode = PRIVATE_FILE_MODE): string {
+  for (let attempt = 1;; attempt++) {
+    const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(tmp, { write: true, createNew: true, mode });
+    } catch (e) {
+      if (e instanceof Deno.errors.AlreadyExists && attempt < ASIDE_TRIES) continue;
+      throw e;
+    }
+    try {
+      writeAll(file, typeof data === "string" ? encoder.encode(data) : data);
+    } catch (e) {
+      file.close();
+      removeQuietly(tmp);
+      throw e;
+    }
+    file.close();
+    return tmp;
+  }
 }
 
 function removeQuietly(path: string): void {
