@@ -32,7 +32,7 @@
  * @module
  */
 
-import { UserError } from "../errors.ts";
+import { redact, UserError } from "../errors.ts";
 import { shellQuote } from "../invocation.ts";
 
 /** Owner read and write: every file rgraph keeps. */
@@ -388,7 +388,9 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
 }
 
 /**
- * Appends `text` to `path` (created 0600), never through a planted link.
+ * Appends `text` to `path` (created 0600), never through a planted link, with
+ * every secret the process holds redacted (`redact` in `errors.ts`): rgraph's
+ * logs are written here.
  *
  * @example
  * ```ts
@@ -398,7 +400,8 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
  */
 export function appendPrivateFile(path: string, text: string): void {
   using file = openPrivateFile(path, { append: true });
-  writeAll(file, encoder.encode(text));
+  // Every log rgraph keeps is appended here: a password or token a message quotes stays out.
+  writeAll(file, encoder.encode(redact(text)));
 }
 
 /**
