@@ -6,6 +6,7 @@
  */
 
 import { DENO_FLAGS } from "../lib/install/mod.ts";
+import { narrowTree } from "../lib/host/mod.ts";
 
 /** Whether anything exists at a path (a marker file, a pause file). */
 export { exists } from "../lib/install/install.ts";
@@ -61,8 +62,13 @@ function denoDir(): string {
   return `${Deno.env.get("XDG_CACHE_HOME") ?? `${home}/.cache`}/deno`;
 }
 
+let cacheNarrowed = false;
+
 /** Creates a sandbox with a config file naming its own database. */
 export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  // The Deno cache as `rgraph install` leaves it: Deno unpacks some npm packages with their
+  // tarballs' 0666 modes, which doctor FAILs (code other users could rewrite).
+  if (!cacheNarrowed) cacheNarrowed = narrowTree(denoDir()) >= 0;
   const dir = await Deno.makeTempDir({ prefix: "rgraph-test-" });
   const configPath = `${dir}/config.toml`;
   // The default data directory under XDG_DATA_HOME, so a hook logs to one place whether or not it

@@ -522,3 +522,96 @@ function removeQuietly(path: string): void {
     // Never created, or already gone.
   }
 }
+
+/**
+ * Runs `spawn` (which starts a child process) with the process umask at 077,
+ * restored at once: the child inherits it, so every folder and file it makes
+ * is owner-only whatever the person's umask. For the children that fill
+ * folders rgraph's code is loaded from (`deno install` filling the Deno
+ * cache, `deno bundle`).
+ *
+ * @example
+ * ```ts
+ * import { ownerOnlyUmask } from "./private_files.ts";
+ * const child = ownerOnlyUmask(() => new Deno.Command("/usr/bin/deno", { args: ["install"] }).spawn());
+ * ```
+ */
+export function ownerOnlyUmask<T>(spawn: () => T): T {
+  const before = Deno.umask(GROUP_OTHER_ANY);
+  try {
+    return spawn();
+  } finally {
+    Deno.umask(before);
+  }
+}
+
+/**
+ * Every folder and file under `root` (itself included, a link at it
+ * followed, links below it not) that group or others may write, visited in
+ * turn; stops early when `visit` returns true.
+ */
+function eachWritableByOthers(root: string, visit: (path: string, mode: number) => boolean): void {
+  const walk = (path: string, info: Deno.FileInfo): boolean => {
+    if (info.mode !== null && (info.mode & GROUP_OTHER_WRITE) !== 0 && visit(path, info.mode)) {
+      return true;
+    }
+    if (!info.isDirectory) return false;
+    for (const e of Deno.readDirSync(path)) {
+      if (e.isSymlink) continue;
+      const child = `${path}/${e.name}`;
+      if (walk(child, Deno.lstatSync(child))) return true;
+    }
+    return false;
+  };
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(root);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return;
+    throw e;
+  }
+  walk(root, info);
+}
+
+/**
+ * Takes group and others' write away from `root` and everything under it
+ * that is ours (a folder code is loaded from, filled by a process that ran
+ * under a permissive umask); returns how many it changed.
+ *
+ * @example
+ * ```ts
+ * import { narrowTree } from "./private_files.ts";
+ * narrowTree("/home/me/.cache/deno"); // 0: nothing group or others could write
+ * ```
+ */
+export function narrowTree(root: string): number {
+  const me = currentUid();
+  let changed = 0;
+  eachWritableByOthers(root, (path, mode) => {
+    if (me === null || Deno.lstatSync(path).uid === me) {
+      Deno.chmodSync(path, mode & 0o7777 & ~GROUP_OTHER_WRITE);
+      changed++;
+    }
+    return false;
+  });
+  return changed;
+}
+
+/**
+ * The first folder or file under `root` (itself included) that group or
+ * others may write, with its mode, or null (for `rgraph doctor`).
+ *
+ * @example
+ * ```ts
+ * import { writableByOthers } from "./private_files.ts";
+ * writableByOthers("/home/me/.cache/deno"); // null, or { path: ".../npm", mode: 0o40777 }
+ * ```
+ */
+export function writableByOthers(root: string): { path: string; mode: number } | null {
+  let found: { path: string; mode: number } | null = null;
+  eachWritableByOthers(root, (path, mode) => {
+    found = { path, mode };
+    return true;
+  });
+  return found;
+}
