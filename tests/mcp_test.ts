@@ -13,9 +13,10 @@ import type { Store } from "../lib/store/contract.ts";
 import { issue, pull, repository, seedListing } from "./fixtures_memory.ts";
 
 /**
- * Splits an answer into the lines outside its fences, checking the fence
- * structure on the way: the nonce is announced on line 2, every open marker
- * is closed by the matching close marker, and no fenced line contains `<<<`.
+ * Splits an answer into the lines outside its fence, checking the fence
+ * structure on the way: the nonce is announced on line 2, there is at most
+ * one fenced block, it is closed by the matching close marker, and no fenced
+ * line contains `<<<` except at the start of rgraph's own headings.
  */
 function outsideFences(text: string): string[] {
   const lines = text.split("\n");
@@ -26,15 +27,18 @@ function outsideFences(text: string): string[] {
   const open = `<<<github-data ${m[1]}>>>`, close = `<<<end github-data ${m[1]}>>>`;
   const outside: string[] = [];
   let inside = false;
+  let fences = 0;
   for (const line of lines.slice(2)) {
     if (line === open) {
       assert.ok(!inside, "fences do not nest");
       inside = true;
+      assert.equal(++fences, 1, "GitHub's text is in one fenced block");
     } else if (line === close) {
       assert.ok(inside, "a close marker only closes an open fence");
       inside = false;
     } else if (inside) {
-      assert.ok(!line.includes("<<<"), `fenced content cannot form a marker: ${line}`);
+      const content = /^<<< (body|changed files|README|\d+)\b/.test(line) ? line.slice(4) : line;
+      assert.ok(!content.includes("<<<"), `fenced content cannot form a marker: ${line}`);
     } else outside.push(line);
   }
   assert.ok(!inside, "every fence is closed");
@@ -145,8 +149,7 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
           const want of [
             "merged: yes",
             "base: master",
-            "changed files (2):",
-            "  src/query/plan/planner.cpp",
+            "\n<<< changed files (2)\nsrc/query/plan/planner.cpp\ntests/e2e/planner_test.py\n",
             "path: tests/e2e/planner_test.py",
             "Review 2: please add a test",
             "1 comment and 2 review comments",
@@ -217,20 +220,20 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
         ),
       );
       // open bugs: #3 and #1 in the stored order; not the closed #4, not #2 (docs)
-      const rows = text.split("\n").filter((l) => /^#\d+ \[/.test(l));
-      assert.deepEqual(rows.map((r) => r.split(" ")[0]), ["#3", "#1"]);
+      const rows = text.split("\n").filter((l) => /^#\d+\t/.test(l));
+      assert.deepEqual(rows.map((r) => r.split("\t")[0]), ["#3", "#1"]);
       assert.match(
         rows[1],
-        /^#1 \[open\] Planner crash on nested MATCH · labels: bug, planner · updated 2026-11-26T09:30:00Z · 3 comments$/,
+        /^#1\topen\tPlanner crash on nested MATCH\tbug, planner\t2026-11-26T09:30:00Z\t3$/,
       );
       const closed = await ask(client, `github:${O}/${R}/issues?label=bug&state=closed`);
       assert.deepEqual(
-        closed.text.split("\n").filter((l) => /^#\d+ \[/.test(l)).map((r) => r.split(" ")[0]),
+        closed.text.split("\n").filter((l) => /^#\d+\t/.test(l)).map((r) => r.split("\t")[0]),
         ["#4"],
       );
       const byAuthor = await ask(client, `github:${O}/${R}/issues?author=dmitri&state=all`);
       assert.match(byAuthor.text, /^rgraph: subsumed/);
-      assert.ok(byAuthor.text.includes("\n#3 [open] Segfault in bolt server"));
+      assert.ok(byAuthor.text.includes("\n#3\topen\tSegfault in bolt server\t"));
     });
 
     await t.step("a truncated listing answers only its own question within its size", async () => {
@@ -247,7 +250,7 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
       const same = await ask(client, `github:${O}/${R}/issues?q=crash&state=open`);
       assert.match(same.text, /^rgraph: hit github:memgraph\/memgraph\/issues\?q=crash&state=open/);
       assert.deepEqual(
-        same.text.split("\n").filter((l) => /^#\d+ \[/.test(l)).map((r) => r.split(" ")[0]),
+        same.text.split("\n").filter((l) => /^#\d+\t/.test(l)).map((r) => r.split("\t")[0]),
         ["#1", "#3"],
       );
       for (
@@ -262,40 +265,47 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
       }
     });
 
-    await t.step("a 1,000-member listing pages 100 rows at a time, nothing lost", async () => {
+    await t.step("a 1,000-member listing pages by size, nothing lost", async () => {
       const seen: number[] = [];
-      for (let page = 1; page <= 10; page++) {
+      let pages = Infinity;
+      for (let page = 1; page <= pages; page++) {
         const { text } = await ask(client, "github:big/repo/issues?state=open", page);
-        assert.ok(
-          text.includes(`page ${page} of 10 (rows ${(page - 1) * 100 + 1}–${page * 100} of 1000)`),
-        );
-        if (page < 10) assert.ok(text.includes(`ask page ${page + 1} for more`));
-        const rows = text.split("\n").filter((l) => /^#\d+ \[/.test(l));
-        assert.equal(rows.length, 100);
-        seen.push(...rows.map((r) => Number(r.slice(1, r.indexOf(" ")))));
+        assert.ok(new TextEncoder().encode(text).length <= 40_000, `page ${page} fits the budget`);
+        const m = /\npage (\d+) of (\d+) \(rows (\d+)–(\d+) of 1000\)/.exec(text);
+        assert.ok(m && Number(m[1]) === page, text.slice(0, 600));
+        pages = Number(m[2]);
+        assert.equal(Number(m[3]), seen.length + 1, "each page starts where the last ended");
+        if (page < pages) assert.ok(text.includes(`ask page ${page + 1} for more`));
+        const rows = text.split("\n").filter((l) => /^#\d+\t/.test(l));
+        assert.equal(rows.length, Number(m[4]) - Number(m[3]) + 1, "the page holds what it says");
+        seen.push(...rows.map((r) => Number(r.slice(1, r.indexOf("\t")))));
+        outsideFences(text);
       }
+      // About 60 bytes a row: 1,000 rows fit 2 pages, where 100 rows a page took 10.
+      assert.equal(pages, 2);
       assert.deepEqual(seen, Array.from({ length: 1000 }, (_, i) => i + 1));
-      const past = await ask(client, "github:big/repo/issues?state=open", 11);
-      assert.ok(past.text.includes("page 11 does not exist: there are 10 pages of rows."));
-      assert.equal(past.text.split("\n").filter((l) => /^#\d+ \[/.test(l)).length, 0);
+      const past = await ask(client, "github:big/repo/issues?state=open", 3);
+      assert.ok(past.text.includes("page 3 does not exist: there are 2 pages of rows."));
+      assert.equal(past.text.split("\n").filter((l) => /^#\d+\t/.test(l)).length, 0);
     });
 
-    await t.step("a 300-comment thread pages 50 comments at a time, nothing lost", async () => {
-      const seen: number[] = [];
-      for (let page = 1; page <= 6; page++) {
-        const { text } = await ask(client, `github:${O}/${R}#5`, page);
-        assert.ok(
-          text.includes(`page ${page} of 6 (entries ${(page - 1) * 50 + 1}–${page * 50} of 300)`),
+    await t.step(
+      "a 300-comment thread: every comment once, each headed by its author and time",
+      async () => {
+        const { text } = await ask(client, `github:${O}/${R}#5`);
+        // 300 short comments fit one page of 20,000 estimated tokens.
+        assert.ok(text.includes("\nthread: 300 comments; page 1 of 1\n"));
+        assert.ok(text.includes("Steps to reproduce issue 5"));
+        const headed = [...text.matchAll(/^<<< (\d+) (\S+) (\S+)\nComment (\d+) on #5:/gm)];
+        assert.deepEqual(
+          headed.map((m) => Number(m[1])),
+          Array.from({ length: 300 }, (_, i) => i + 1),
         );
-        assert.equal(
-          text.includes("Steps to reproduce issue 5"),
-          page === 1,
-          "body on page 1 only",
-        );
-        for (const m of text.matchAll(/^Comment (\d+) on #5:/gm)) seen.push(Number(m[1]));
-      }
-      assert.deepEqual(seen, Array.from({ length: 300 }, (_, i) => i + 1));
-    });
+        assert.ok(headed.every((m) => m[1] === m[4] && /^\d{4}-\d\d-\d\dT/.test(m[2])));
+        assert.deepEqual(headed.slice(0, 4).map((m) => m[3]), ["ann", "bob", "carol", "dmitri"]);
+        outsideFences(text);
+      },
+    );
 
     await t.step("GitHub text cannot close the fence or pass for the tool's framing", async () => {
       const { text } = await ask(client, `github:${O}/${R}#6`);
@@ -336,7 +346,7 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
           "claudecode/toolUseId": "toolu_01ABC",
         });
         const touches = await store.listTouches("alice");
-        assert.ok(touches.length >= 30, `touches: ${touches.length}`);
+        assert.ok(touches.length >= 25, `touches: ${touches.length}`);
         assert.ok(touches.every((x) => x.status === "served" && x.provenance === "FETCHED"));
         assert.ok(touches.every((x) => x.tool_name === "resource" && x.harness === "rgraph-test"));
         const of = (address: string) => touches.filter((x) => x.address === address);
@@ -355,8 +365,8 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
           ) => [x.outcome, x.target, x.kind]),
           [["subsumed", `github:${O}/${R}/issues?state=all`, "listing"]],
         );
-        // ten pages of one listing are ten Cache Reads
-        assert.equal(of("github:big/repo/issues?state=open").length, 11);
+        // two pages of one listing and the page past its end are three Cache Reads
+        assert.equal(of("github:big/repo/issues?state=open").length, 3);
         assert.equal(of(`github:${O}/${R}#2`)[0].tool_use_id, "toolu_01ABC");
         assert.ok(
           !touches.some((x) => x.address.includes("what is up")),
@@ -375,7 +385,7 @@ Deno.test("resource over MCP: hits, misses, subsumption, paging, fencing and Cac
           outcome: string;
           address: string;
         }[];
-        assert.ok(before.length >= 30);
+        assert.ok(before.length >= 25);
         assert.ok(before.every((x) => x.status === "served"));
         assert.deepEqual(
           [...new Set(before.map((x) => x.outcome))].sort(),

@@ -31,15 +31,16 @@ import { readGitRemote } from "../capture/mod.ts";
 import {
   itemPaging,
   type ListingView,
-  paging,
   planItem,
+  planListing,
   renderItem,
   renderListing,
   renderMiss,
   renderPartialMiss,
   renderRepository,
-  ROWS_PER_PAGE,
+  spanPaging,
 } from "./render.ts";
+import type { RowSpan } from "./frame.ts";
 
 /** Who asks, and how. */
 export interface AnswerOptions {
@@ -66,12 +67,23 @@ export interface AnswerOptions {
   record?: boolean;
 }
 
+/** What one question over a listing serves: its matching members (capped by its limit), cut into pages. */
+interface PlannedRows {
+  matched: number;
+  served: ListingMember[];
+  pages: RowSpan[];
+}
+
+/** How many questions' plans an entry of {@link MemberCache} keeps. */
+const PLANS_PER_LISTING = 32;
+
 /**
  * The members of recently read Listings, for a long-lived server: paging
- * through a subsumed answer, or asking several narrower questions of one
- * broad listing, reads its members once. An entry serves only the listing
- * version it was read from (same `fetched_at`) and only for `ttlMs`, so a
- * re-fetched member's new title or state shows within that time.
+ * through a listing, or asking several narrower questions of one broad
+ * listing, reads its members once, and cuts each question's rows into
+ * pages once. An entry serves only the listing version it was read from
+ * (same `fetched_at`) and only for `ttlMs`, so a re-fetched member's new
+ * title or state shows within that time.
  *
  * @example
  * ```ts
@@ -82,48 +94,82 @@ export interface AnswerOptions {
 export class MemberCache {
   readonly #entries = new Map<
     string,
-    { fetched_at: string; at: number; members: ListingMember[] }
+    {
+      fetched_at: string;
+      at: number;
+      members: ListingMember[];
+      plans: Map<string, PlannedRows>;
+    }
   >();
   constructor(readonly capacity = 8, readonly ttlMs = 60_000) {}
 
-  /** The cached members of this version of `listing`, or null. */
-  get(listing: Listing, nowMs: number): ListingMember[] | null {
+  #entry(listing: Listing, nowMs: number) {
     const hit = this.#entries.get(listing.key);
     if (!hit || hit.fetched_at !== listing.fetched_at || nowMs - hit.at >= this.ttlMs) return null;
     // Re-insert: Maps iterate in insertion order, so the first key is the least recently used.
     this.#entries.delete(listing.key);
     this.#entries.set(listing.key, hit);
-    return hit.members;
+    return hit;
+  }
+
+  /** The cached members of this version of `listing`, or null. */
+  get(listing: Listing, nowMs: number): ListingMember[] | null {
+    return this.#entry(listing, nowMs)?.members ?? null;
   }
 
   /** Keeps every member of `listing`, evicting the least recently used entry when full. */
   put(listing: Listing, nowMs: number, members: ListingMember[]): void {
     this.#entries.delete(listing.key);
-    this.#entries.set(listing.key, { fetched_at: listing.fetched_at, at: nowMs, members });
+    this.#entries.set(listing.key, {
+      fetched_at: listing.fetched_at,
+      at: nowMs,
+      members,
+      plans: new Map(),
+    });
     if (this.#entries.size > this.capacity) {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
   }
+
+  /** The kept plan of `question` over this version of `listing`, or null. */
+  plan(listing: Listing, nowMs: number, question: string): PlannedRows | null {
+    return this.#entry(listing, nowMs)?.plans.get(question) ?? null;
+  }
+
+  /** Keeps `planned` with this version of `listing` while its members are kept. */
+  keepPlan(listing: Listing, nowMs: number, question: string, planned: PlannedRows): void {
+    const plans = this.#entry(listing, nowMs)?.plans;
+    if (!plans) return;
+    plans.set(question, planned);
+    if (plans.size > PLANS_PER_LISTING) plans.delete(plans.keys().next().value!);
+  }
 }
 
 /**
- * Every member of `source` matching the asked filters. The whole listing is
- * read — the answer reports how many match even when the asked limit shows
- * fewer — and kept in `cache` for the next question.
+ * Every member of `source`, from `cache` when it holds this version. The
+ * whole listing is read: pages are cut by what their rows cost, so where a
+ * page starts depends on every row before it, and a filtered answer reports
+ * how many match even when the asked limit shows fewer.
  */
-async function matchingMembers(
+async function storedMembers(
   store: Store,
   source: Listing,
-  asked: ListingAddress,
+  nowMs: number,
   cache: MemberCache | undefined,
 ): Promise<ListingMember[]> {
-  const nowMs = Date.now();
   let all = cache?.get(source, nowMs);
   if (!all) {
     all = await store.listingMembers(source.key);
     cache?.put(source, nowMs, all);
   }
-  return all.filter((m) => memberMatches(asked.filters, m));
+  return all;
+}
+
+/** The rows `asked` is served from `all` (every one for an exact hit), cut into pages. */
+function planRows(all: ListingMember[], asked: ListingAddress, exact: boolean): PlannedRows {
+  const matching = exact ? all : all.filter((m) => memberMatches(asked.filters, m));
+  const served = matching.slice(0, asked.limit ?? matching.length);
+  return { matched: matching.length, served, pages: planListing(served) };
 }
 
 /** An answer: the outcome, the canonical key asked, the text for a model or person, and JSON. */
@@ -271,26 +317,17 @@ async function findListing(
     };
   }
   const source = match.listing;
-  const cap = asked.limit ?? Infinity;
-  let rows: ListingMember[];
-  let matched: number;
-  let served: number;
-  let p;
-  if (match.outcome === "hit") {
-    // Exact: page straight out of the store, no filtering needed.
-    matched = source.member_count;
-    served = Math.min(matched, cap);
-    p = paging(served, ROWS_PER_PAGE, page);
-    rows = p.count > 0
-      ? await store.listingMembers(source.key, { offset: p.offset, limit: p.count })
-      : [];
-  } else {
-    const all = await matchingMembers(store, source, asked, cache);
-    matched = all.length;
-    served = Math.min(matched, cap);
-    p = paging(served, ROWS_PER_PAGE, page);
-    rows = all.slice(p.offset, p.offset + p.count);
+  const nowMs = Date.now();
+  const question = `${asked.key} limit=${asked.limit ?? "none"}`;
+  let planned = cache?.plan(source, nowMs, question);
+  if (!planned) {
+    const all = await storedMembers(store, source, nowMs, cache);
+    planned = planRows(all, asked, match.outcome === "hit");
+    cache?.keepPlan(source, nowMs, question, planned);
   }
+  const matched = planned.matched, served = planned.served.length;
+  const p = spanPaging(planned.pages, served, page);
+  const rows = planned.served.slice(p.offset, p.offset + p.count);
   const view: ListingView = {
     outcome: match.outcome,
     askedKey: asked.key,

@@ -44,8 +44,8 @@ const RESOURCE_ARGS = {
       "github:OWNER/REPO/issues?label=bug&state=open, or a gh command line",
   ),
   page: z.number().int().min(1).optional().describe(
-    "Page of a long thread (up to 50 comments a page, fewer when they are long; a page stays " +
-      "under 20,000 tokens) or list (100 rows a page); default 1",
+    "Page of a long thread or list: a page holds as many comments or rows as fit under 20,000 " +
+      "tokens and says which it holds and how to ask for the next; default 1",
   ),
 };
 

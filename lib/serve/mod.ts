@@ -31,6 +31,19 @@ export {
 
 export type { ServeOptions } from "./mcp.ts";
 
+/** The pieces every answer page is built from, for any answer that lists members or entries. */
+export {
+  framePage,
+  heading,
+  MEMBER_COLUMNS,
+  memberRow,
+  neutralise,
+  oneLine,
+  type PageParts,
+  rowPages,
+  type RowSpan,
+} from "./frame.ts";
+
 /** Runs the MCP server on stdio until the client closes stdin (see `mcp.ts`). */
 export async function serveMcp(config: Config, options: ServeOptions = {}): Promise<void> {
   const mcp = await import("./mcp.ts");

@@ -9,7 +9,7 @@
  * @example
  * ```ts
  * import { packPages } from "./pages.ts";
- * const pages = packPages([{ key: "body", wrapBytes: 80, text: body, counted: false }], {});
+ * const pages = packPages([{ key: "body", wrapBytes: 80, text: body }], {});
  * pages.length; // 1 for a short body; a 200,000-character body needs several
  * ```
  * @module
@@ -93,8 +93,6 @@ export interface Block<K> {
   /** The most its wrapper (heading line, fence markers) takes around any part of its text. */
   wrapBytes: number;
   text: string;
-  /** Counted toward a page's entry limit. */
-  counted: boolean;
 }
 
 /** One block, or one part of a split block, as placed on a page. */
@@ -112,8 +110,6 @@ export interface PackOptions {
   pageBytes: number;
   /** Room the first page gives to content that is not a block (an item's title and labels). */
   firstBytes?: number;
-  /** The most counted blocks a page holds (comments a page). */
-  maxCounted?: number;
 }
 
 /**
@@ -123,27 +119,23 @@ export interface PackOptions {
  * Always at least one page.
  */
 export function packPages<K>(blocks: Block<K>[], options: PackOptions): Piece<K>[][] {
-  const { pageBytes, maxCounted = Infinity } = options;
+  const { pageBytes } = options;
   const pages: Piece<K>[][] = [[]];
   let room = pageBytes - (options.firstBytes ?? 0);
-  let counted = 0;
   const newPage = () => {
     pages.push([]);
     room = pageBytes;
-    counted = 0;
   };
-  const place = (piece: Piece<K>, bytes: number, block: Block<K>) => {
+  const place = (piece: Piece<K>, bytes: number) => {
     pages[pages.length - 1].push(piece);
     room -= bytes;
-    if (block.counted) counted++;
   };
   for (const block of blocks) {
     const size = block.wrapBytes + utf8Bytes(block.text);
     const started = pages[pages.length - 1].length > 0;
-    if (block.counted && counted >= maxCounted) newPage();
     if (size > room && size <= pageBytes && started) newPage();
     if (size <= room) {
-      place({ key: block.key, text: block.text, part: 1, parts: 1 }, size, block);
+      place({ key: block.key, text: block.text, part: 1, parts: 1 }, size);
       continue;
     }
     const parts: Piece<K>[] = [];
@@ -155,9 +147,8 @@ export function packPages<K>(blocks: Block<K>[], options: PackOptions): Piece<K>
       const [head, tail] = cut(rest, Math.max(1, room - block.wrapBytes));
       const piece = { key: block.key, text: head, part: parts.length + 1, parts: 0 };
       parts.push(piece);
-      place(piece, block.wrapBytes + utf8Bytes(head), block);
+      place(piece, block.wrapBytes + utf8Bytes(head));
       rest = tail;
-      if (rest !== "" && block.counted && counted >= maxCounted) newPage();
     }
     for (const p of parts) p.parts = parts.length;
   }

@@ -12,7 +12,6 @@
 
 import { UserError } from "../errors.ts";
 import type {
-  CacheOutcome,
   EdgeKind,
   Listing,
   ListingKind,
@@ -83,7 +82,6 @@ export type Settlement =
    */
   | { status: "pending"; failure?: string };
 
-/** What the store keeps about a Resource without loading its comments. */
 /** A pending Touch another Sweep holds (see {@link Store.leasedByOthers}). */
 export interface LeaseHeld {
   address: string;
@@ -92,6 +90,7 @@ export interface LeaseHeld {
   until: number;
 }
 
+/** What the store keeps about a Resource without loading its comments. */
 export interface ResourceHead {
   node_id: string;
   kind: ResourceKind;
@@ -157,35 +156,6 @@ export type ForgetQuery =
   | { all: true }
   | { all?: false; session_id?: string; since?: string; before?: string; address?: string };
 
-/**
- * A forget's query parameters (`null` = any) for `userId`, after refusing an
- * empty id and a query that selects nothing in particular: forgetting
- * everything must be asked for as `all`, never reached by leaving every
- * filter out.
- */
-export function forgetParams(userId: string, query: ForgetQuery): {
-  user: string;
-  session: string | null;
-  since: string | null;
-  before: string | null;
-  address: string | null;
-} {
-  requireUser(userId);
-  if (query.all === true) {
-    return { user: userId, session: null, since: null, before: null, address: null };
-  }
-  const filters = {
-    session: query.session_id ?? null,
-    since: query.since ?? null,
-    before: query.before ?? null,
-    address: query.address ?? null,
-  };
-  if (Object.values(filters).every((v) => v === null)) {
-    throw new Error("forget: a query with no filter must say `all: true`");
-  }
-  return { user: userId, ...filters };
-}
-
 /** What a forget found in each place a Touch can be. */
 export interface ForgetCounts {
   /** Every Touch forgotten (or that would be), once each, oldest first. */
@@ -206,46 +176,6 @@ export interface UserStats {
   oldest_pending: string | null;
   resolved: number;
   unresolved: Partial<Record<UnresolvedReason, number>>;
-}
-
-/**
- * One row of a store's count of a user's Touches, grouped by status, outcome
- * and reason, as the store's query returns it: `status`, `outcome`,
- * `reason`, `n` (how many) and `oldest` (when its oldest was recorded).
- */
-export type TouchGroup = Record<string, unknown>;
-
-/**
- * A user's stats from their Touches counted by status, outcome and reason:
- * the same sums whichever store counted them. The oldest pending Touch is
- * the oldest of every pending group.
- */
-export function tallyTouches(groups: TouchGroup[], requestsAvoided: number): UserStats {
-  const stats: UserStats = {
-    cache_reads: { hit: 0, subsumed: 0, miss: 0 },
-    requests_avoided: requestsAvoided,
-    pending: 0,
-    oldest_pending: null,
-    resolved: 0,
-    unresolved: {},
-  };
-  for (const g of groups) {
-    const n = g.n as number;
-    if (g.status === "served" && g.outcome !== null) {
-      stats.cache_reads[g.outcome as CacheOutcome] += n;
-    } else if (g.status === "pending") {
-      stats.pending += n;
-      const oldest = g.oldest as string;
-      if (stats.oldest_pending === null || oldest < stats.oldest_pending) {
-        stats.oldest_pending = oldest;
-      }
-    } else if (g.status === "resolved") stats.resolved += n;
-    else if (g.status === "unresolved" && g.reason !== null) {
-      const reason = g.reason as UnresolvedReason;
-      stats.unresolved[reason] = (stats.unresolved[reason] ?? 0) + n;
-    }
-  }
-  return stats;
 }
 
 /** Counts over the shared memory. */

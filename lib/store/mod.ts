@@ -27,7 +27,6 @@ import { drainSpool, openEmbeddedStore } from "./sqlite/mod.ts";
 export {
   type Edge,
   type ForgetCounts,
-  forgetParams,
   type ForgetQuery,
   IdentityRequiredError,
   type LeaseHeld,
@@ -45,6 +44,7 @@ export {
   UnsupportedStoreError,
   type UserStats,
 } from "./contract.ts";
+export { forgetParams } from "./rules.ts";
 export {
   drainSpool,
   openEmbeddedStore,

@@ -21,7 +21,8 @@ import { UserError } from "../../errors.ts";
 import type { Touch } from "../../types.ts";
 import { type ForgetCounts, type ForgetQuery, StoreUnavailableError } from "../contract.ts";
 import { drainSpool, openEmbeddedStore } from "../sqlite/mod.ts";
-import { connectGraph, type GraphStore, type GraphTarget } from "./store.ts";
+import { connectGraph } from "./connect.ts";
+import type { GraphStore, GraphTarget } from "./store.ts";
 import { copyToGraph, drainOutbox, type MigrateCounts, syncStores } from "./outbox.ts";
 import { storeLog } from "./store_log.ts";
 import {

@@ -29,13 +29,82 @@
  * @module
  */
 
-import * as Q from "./cypher.ts";
+import { AVOIDED, WHEN } from "./cypher.ts";
 import { MAKE_WRITE_LOCK } from "./changes.ts";
 import { obsoleteSchema, schema, type SchemaRule, schemaStatements, schemaTag } from "./model.ts";
 import { isAlreadyExists, isRefusedByData, retrying, type RetryPolicy } from "./retry.ts";
 import { type ServerIdentity, serverName } from "./server.ts";
 
 type Rows = Record<string, unknown>[];
+
+/**
+ * Data written by earlier versions brought to the current model, each run
+ * once per server (the schema record counts how many ran). Earlier versions
+ * drew REFERENCES from the mentioned item to the one mentioning it, kept its
+ * mentioners under `references`, and recorded neither who declared an edge
+ * nor a waiting reference's direction. Another writer of the family draws
+ * REFERENCES and CLOSES without `declared_by` too, so an edge is taken for
+ * an earlier rgraph's only between Resources rgraph wrote (`null_keys` is
+ * its mark) whose own fields declare it.
+ */
+export const UPGRADES = [
+  `MATCH (a:Resource)-[e:REFERENCES]->(b:Resource)
+   WHERE e.declared_by IS NULL AND a.null_keys IS NOT NULL AND b.null_keys IS NOT NULL
+     AND b.url IN coalesce(a.references, [])
+   MERGE (b)-[:REFERENCES {declared_by: a.node_id}]->(a)
+   DELETE e`,
+  `MATCH (a:Resource)-[e:CLOSES]->(b:Resource)
+   WHERE e.declared_by IS NULL AND a.null_keys IS NOT NULL AND b.url IN coalesce(a.closes, [])
+   SET e.declared_by = a.node_id`,
+  `MATCH (:Resource)-[w:WAITS_FOR]->(:PendingRef)
+   WHERE w.direction IS NULL
+   SET w.direction = CASE w.kind WHEN 'REFERENCES' THEN 'in' ELSE 'out' END`,
+  `MATCH (n:Resource)
+   WHERE n.references IS NOT NULL AND n.null_keys IS NOT NULL
+   SET n.referenced_by = n.references
+   REMOVE n.references`,
+  // Touches counted as they come (COUNT_TOUCH): each answered Cache Read reckoned from what is
+  // stored now (the only record left of what answered it), then every user's counts filled.
+  `MATCH (t:Touch)
+   WHERE t.user_id IS NOT NULL AND t.status IS NOT NULL AND t.avoided IS NULL
+   ${AVOIDED}
+   SET t.avoided = avoided`,
+  `MATCH (t:Touch)
+   WHERE t.user_id IS NOT NULL AND t.status IS NOT NULL
+   WITH t.user_id AS user, t.status AS status, coalesce(t.outcome, '') AS outcome,
+     coalesce(t.reason, '') AS reason, count(*) AS n, sum(coalesce(t.avoided, 0)) AS avoided
+   MERGE (c:RgraphTouchCount {key: user + '\u001f' + status + '\u001f' + outcome + '\u001f' + reason})
+   SET c.user_id = user, c.status = status, c.outcome = outcome, c.reason = reason, c.n = n,
+     c.avoided = avoided`,
+] as const;
+
+/** The schema record: which setups were applied, and how it went. */
+const SCHEMA_STATE = `MATCH (s:RgraphLock {name: 'schema'}) RETURN s`;
+
+/**
+ * Claims the schema setup for `$me` until `$until` unless it is applied
+ * already (`done`) or another process holds a live claim (`busy`). The
+ * claim is a lease, not a held transaction: DDL must run on its own, and
+ * Memgraph's DDL waits for every open transaction, its caller's included.
+ */
+const SCHEMA_CLAIM = `
+MERGE (s:RgraphLock {name: 'schema'})
+WITH s, $tag IN coalesce(s.tags, []) AS done,
+     s.claim_until IS NOT NULL AND s.claim_until > $now AND s.claim_by <> $me AS busy
+${
+  WHEN(
+    "NOT done AND NOT busy",
+    "SET s.claim_by = $me, s.claim_until = $until",
+  )
+}
+RETURN done, busy, coalesce(s.model, 0) AS model, coalesce(s.tags, []) AS tags`;
+
+/** Records an applied setup and gives the claim up. */
+const SCHEMA_RECORD = `
+MATCH (s:RgraphLock {name: 'schema'})
+SET s.tag = $tag, s.tags = $tags, s.model = $model, s.server = $server,
+    s.applied_at = $at, s.degraded = $degraded
+REMOVE s.claim_by, s.claim_until`;
 
 /** What schema setup needs of a connection. */
 export interface SchemaSession {
@@ -71,7 +140,7 @@ function plan(server: ServerIdentity): { tag: string; rules: SchemaRule[] } {
   const tag = schemaTag([
     ...obsoleteSchema(server.kind),
     ...statements,
-    `upgrades ${Q.UPGRADES.length}`,
+    `upgrades ${UPGRADES.length}`,
     `${server.kind} ${server.version ?? ""}`,
   ]);
   return { tag, rules };
@@ -97,7 +166,7 @@ export async function schemaState(
   run: SchemaSession["run"],
   server: ServerIdentity,
 ): Promise<SchemaState> {
-  const rows = await run(Q.SCHEMA_STATE);
+  const rows = await run(SCHEMA_STATE);
   return stateOf(
     (rows[0]?.s as { properties?: Record<string, unknown> })?.properties,
     plan(server).tag,
@@ -159,7 +228,7 @@ export async function ensureSchema(
   let claim: Record<string, unknown>;
   for (;;) {
     const t = now();
-    [claim] = await s.write(Q.SCHEMA_CLAIM, { tag, me, now: t, until: t + CLAIM_MS });
+    [claim] = await s.write(SCHEMA_CLAIM, { tag, me, now: t, until: t + CLAIM_MS });
     if (claim.done) return await schemaState((q) => s.run(q), server);
     if (!claim.busy) break;
     if (now() > giveUp) {
@@ -176,14 +245,14 @@ export async function ensureSchema(
   if (server.kind === "neo4j") await s.run("CALL db.awaitIndexes(60)");
   await s.write(MAKE_WRITE_LOCK, { epoch: crypto.randomUUID() });
   const done = Number(claim.model ?? 0);
-  for (const upgrade of Q.UPGRADES.slice(Number.isSafeInteger(done) ? done : 0)) {
+  for (const upgrade of UPGRADES.slice(Number.isSafeInteger(done) ? done : 0)) {
     await s.write(upgrade);
   }
   const tags = Array.isArray(claim.tags) ? claim.tags.filter((x) => x !== tag) : [];
-  await s.write(Q.SCHEMA_RECORD, {
+  await s.write(SCHEMA_RECORD, {
     tag,
     tags: [...tags, tag].slice(-KEPT_TAGS),
-    model: Q.UPGRADES.length,
+    model: UPGRADES.length,
     server: serverName(server),
     at: new Date(now()).toISOString(),
     degraded,

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import neo4j from "neo4j-driver";
 import { ensureSchema, type SchemaSession } from "./schema.ts";
-import { UPGRADES } from "./cypher.ts";
+import { UPGRADES } from "./schema.ts";
 import type { ServerIdentity } from "./server.ts";
 
 const MEMGRAPH: ServerIdentity = {

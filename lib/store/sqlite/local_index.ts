@@ -13,28 +13,18 @@
  *
  * @example
  * ```ts
- * import { writeIndex } from "./local_index.ts";
- * writeIndex(sql, { heads, listings: [], mark: '{"epoch":"…"}' });
+ * import { putIndex } from "./local_index.ts";
+ * putIndex(db, { heads, listings: [], mark });
  * ```
  * @module
  */
 
-import type { SQLInputValue } from "node:sqlite";
 import { parseKey } from "../../address/mod.ts";
 import type { IndexHead } from "../contract.ts";
 import type { Listing } from "../../types.ts";
 import { writeListingRow } from "./listing_row.ts";
-
-type Row = Record<string, SQLInputValue>;
-
-/** The store's statements this module runs, inside its write transaction. */
-export interface IndexSql {
-  all(sql: string, ...params: SQLInputValue[]): Row[];
-  get(sql: string, ...params: SQLInputValue[]): Row | undefined;
-  run(sql: string, ...params: SQLInputValue[]): number;
-  /** Folds the stale row into `into` (see the store's `#absorb`). */
-  absorb(stale: number, into: number): void;
-}
+import { absorb, freeClaimed } from "./resources.ts";
+import type { Connection } from "./connection.ts";
 
 /** Where a sync stands in one kind of node: the stamp and id (node id, Listing key) read last. */
 export interface IndexCursor {
@@ -64,7 +54,7 @@ export interface IndexUpdate {
 }
 
 /** The mark as stored; `null` when none is, or it is not one this rgraph wrote. */
-export function parseMark(text: string | null): IndexMark | null {
+function parseMark(text: string | null): IndexMark | null {
   if (text === null) return null;
   try {
     const m = JSON.parse(text);
@@ -78,9 +68,15 @@ export function parseMark(text: string | null): IndexMark | null {
 }
 
 /** The `store_meta` key the cursor is kept under. */
-export const INDEX_MARK_KEY = "graph_index";
+const INDEX_MARK_KEY = "graph_index";
 
-function putHead(sql: IndexSql, h: IndexHead): void {
+/** Where the local index stands with its graph server; `null` before the first sync. */
+export function indexMark(db: Connection): IndexMark | null {
+  const row = db.get("SELECT value FROM store_meta WHERE key = ?", INDEX_MARK_KEY);
+  return parseMark((row?.value as string | undefined) ?? null);
+}
+
+function putHead(sql: Connection, h: IndexHead): void {
   const key = parseKey(h.address);
   if (key === null || key.kind === "listing") return;
   const prev = sql.get(
@@ -88,17 +84,7 @@ function putHead(sql: IndexSql, h: IndexHead): void {
     h.node_id,
   );
   // Another node id at an address this head claims is stale (the server moved on).
-  const stale: number[] = [];
-  for (const k of [h.address, ...h.aliases]) {
-    const other = sql.get(
-      "SELECT id FROM resources WHERE address = ? AND node_id != ?",
-      k,
-      h.node_id,
-    );
-    if (!other) continue;
-    stale.push(other.id as number);
-    sql.run("UPDATE resources SET address = 'stale:' || id WHERE id = ?", other.id);
-  }
+  const stale = freeClaimed(sql, h.node_id, [h.address, ...h.aliases]);
   const id = sql.get(
     `INSERT INTO resources (node_id, address, kind, owner, repo, number, title, fetched_at,
        updated_at, etag)
@@ -119,7 +105,7 @@ function putHead(sql: IndexSql, h: IndexHead): void {
     h.updated_at,
     h.etag,
   )!.id as number;
-  for (const s of stale) sql.absorb(s, id);
+  for (const s of stale) absorb(sql, s, id);
   if (prev && (prev.fetched_at !== h.fetched_at || prev.updated_at !== h.updated_at)) {
     sql.run("DELETE FROM resource_data WHERE id = ?", id);
     sql.run("DELETE FROM comments WHERE resource_id = ?", id);
@@ -134,7 +120,7 @@ function putHead(sql: IndexSql, h: IndexHead): void {
   }
 }
 
-function putListing(sql: IndexSql, l: Listing): void {
+function putListing(sql: Connection, l: Listing): void {
   const prev = sql.get(
     "SELECT fetched_at, member_count, total_count FROM listings WHERE key = ?",
     l.key,
@@ -153,7 +139,7 @@ function putListing(sql: IndexSql, l: Listing): void {
  * for: inserted in one statement (a new machine's fill is all of these).
  * Returns the rest, which {@link putHead} writes one by one.
  */
-function insertNew(sql: IndexSql, heads: IndexHead[]): IndexHead[] {
+function insertNew(sql: Connection, heads: IndexHead[]): IndexHead[] {
   const rows = heads.map((h) => {
     const key = parseKey(h.address);
     return key === null || key.kind === "listing" ? null : {
@@ -195,8 +181,12 @@ function insertNew(sql: IndexSql, heads: IndexHead[]): IndexHead[] {
   return rest;
 }
 
-/** Writes one sync step (call inside one write transaction). */
-export function writeIndex(sql: IndexSql, update: IndexUpdate): void {
+/** Writes one sync step with its cursor, in one write transaction. */
+export function putIndex(db: Connection, update: IndexUpdate): void {
+  db.write(() => writeIndex(db, update));
+}
+
+function writeIndex(sql: Connection, update: IndexUpdate): void {
   for (const h of insertNew(sql, update.heads)) putHead(sql, h);
   for (const l of update.listings) putListing(sql, l);
   if (update.mark === undefined) return;

@@ -4,7 +4,7 @@
  * 100,000 Resources as at 1,000. Triggers keep `memory_counts`, in the
  * statement that writes the row counted. A Comment replaced by another
  * with its id (`INSERT OR REPLACE`) fires the delete trigger only with
- * recursive triggers on, which every connection turns on (see store.ts).
+ * recursive triggers on, which every connection turns on (see connection.ts).
  *
  * @example
  * ```ts

@@ -24,7 +24,8 @@
  */
 
 import type { SQLInputValue } from "node:sqlite";
-import { tallyTouches, type UserStats } from "../contract.ts";
+import type { UserStats } from "../contract.ts";
+import { tallyTouches } from "../rules.ts";
 
 type Row = Record<string, SQLInputValue>;
 

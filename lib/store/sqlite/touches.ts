@@ -1,21 +1,22 @@
 /**
- * The embedded store's Touch rows: how a row reads as a {@link Touch}, and
- * the newest-first pages `rgraph touches` streams.
+ * The embedded store's Touches: recording them (a Cache Read reckoned as it
+ * is recorded), how a row reads as a {@link Touch}, listing a user's, and the
+ * newest-first pages `rgraph touches` streams. Leases and settlement are
+ * `leases.ts`'s, forgetting `forget.ts`'s.
  *
  * @example
  * ```ts
- * import { newestTouches } from "./touches.ts";
- * const page = newestTouches((sql, p) => db.prepare(sql).all(p), "alice", {}, null, 100);
+ * import { listTouches } from "./touches.ts";
+ * const touches = listTouches(db, "alice", { status: "pending" });
  * ```
  * @module
  */
 
-import type { SQLInputValue } from "node:sqlite";
-import type { TouchQuery } from "../contract.ts";
-import type { CacheOutcome, Touch, UnresolvedReason } from "../../types.ts";
-import type { ReadRows } from "./tally.ts";
-
-type Row = Record<string, SQLInputValue>;
+import { requireUser, type TouchQuery } from "../contract.ts";
+import { touchFilters } from "../rules.ts";
+import type { CacheOutcome, NewTouch, Touch, UnresolvedReason } from "../../types.ts";
+import { avoidedSql, type ReadRows } from "./tally.ts";
+import type { Connection, Row } from "./connection.ts";
 
 /** A stored Touch row as a Touch. */
 export function touchFromRow(r: Row): Touch {
@@ -79,9 +80,7 @@ export function newestTouches(
       // Past every ISO time and row id: the first page starts at the newest.
       at: after?.at ?? "\uffff",
       row: after?.row ?? Number.MAX_SAFE_INTEGER,
-      session: query.session_id ?? null,
-      since: query.since ?? null,
-      status: query.status ?? null,
+      ...touchFilters(query),
       n,
     },
   );
@@ -92,4 +91,84 @@ export function newestTouches(
       ? null
       : { at: last.recorded_at as string, row: last.page_row as number },
   };
+}
+
+/** Records new Touches (one per user and dedup key); how many were new. */
+export function recordTouches(db: Connection, touches: NewTouch[]): number {
+  for (const t of touches) requireUser(t.user_id);
+  if (touches.length === 0) return 0;
+  // A Cache Read answered from memory is reckoned as it is recorded (see tally.ts); the
+  // hook's Touches skip the reckoning.
+  const sql = `INSERT INTO touches (id, user_id, session_id, provenance, address, kind,
+      asked_limit, tool_name, tool_use_id, agent_id, harness, recorded_at, dedup_key, status,
+      outcome, target, settled_at, avoided)
+    VALUES ($id, $user, $session, $provenance, $address, $kind, $limit, $tool, $toolUse,
+      $agent, $harness, $recorded, $dedup, $status, $outcome, $target, $settled,
+      CASE WHEN $status = 'served' AND $outcome IN ('hit', 'subsumed')
+        THEN ${avoidedSql("$limit", "coalesce($target, $address)")} ELSE 0 END)
+    ON CONFLICT (user_id, dedup_key) DO NOTHING`;
+  return db.write(() => {
+    let added = 0;
+    for (const t of touches) {
+      added += Number(
+        db.stmt(sql).run({
+          id: crypto.randomUUID(),
+          user: t.user_id,
+          session: t.session_id,
+          provenance: t.provenance,
+          address: t.address,
+          kind: t.kind,
+          limit: t.limit,
+          tool: t.tool_name,
+          toolUse: t.tool_use_id,
+          agent: t.agent_id,
+          harness: t.harness,
+          recorded: t.recorded_at,
+          dedup: t.dedup_key,
+          status: t.status,
+          outcome: t.outcome ?? null,
+          target: t.target ?? null,
+          // A Cache Read is settled the moment it is answered.
+          settled: t.status === "served" ? t.recorded_at : null,
+        }).changes,
+      );
+    }
+    return added;
+  });
+}
+
+/** The user's Touches matching `query`, oldest first. */
+export function listTouches(db: Connection, userId: string, query: TouchQuery): Touch[] {
+  requireUser(userId);
+  return db.read(
+    `SELECT * FROM touches WHERE user_id = $user
+       AND ($session IS NULL OR session_id = $session)
+       AND ($since IS NULL OR recorded_at >= $since)
+       AND ($status IS NULL OR status = $status)
+     ORDER BY recorded_at, rowid`,
+    {
+      user: userId,
+      ...touchFilters(query),
+    },
+  ).map(touchFromRow);
+}
+
+/** The user's Touches matching `query`, newest first, `pageSize` at a time. */
+export async function* touchPages(
+  db: Connection,
+  userId: string,
+  query: TouchQuery,
+  pageSize: number,
+): AsyncGenerator<Touch[]> {
+  requireUser(userId);
+  let end: PageEnd | null = null;
+  for (;;) {
+    const after: PageEnd | null = end;
+    const page: { touches: Touch[]; end: PageEnd | null } = await db.op(() =>
+      newestTouches(db.read, userId, query, after, pageSize)
+    );
+    if (page.touches.length > 0) yield page.touches;
+    if (page.touches.length < pageSize) return;
+    end = page.end;
+  }
 }
