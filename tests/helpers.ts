@@ -186,3 +186,52 @@ export async function runRgraph(args: string[], options: RunOptions = {}): Promi
 export function rgraphCommand(): { command: string; args: string[] } {
   return { command: Deno.execPath(), args: ["run", ...RGRAPH_FLAGS, MAIN] };
 }
+
+const ROOT_DIR = ROOT.replace(/\/$/, "");
+const dec = new TextDecoder();
+
+/** The checkout's files as a harness copies them into its plugin folder (tracked and new, not ignored). */
+export async function pluginCopy(root: string): Promise<string> {
+  const listed = await new Deno.Command("git", {
+    args: ["ls-files", "-co", "--exclude-standard", "-z"],
+    cwd: ROOT_DIR,
+    stdout: "piped",
+  }).output();
+  for (const rel of dec.decode(listed.stdout).split("\0").filter((p) => p !== "")) {
+    const to = `${root}/${rel}`;
+    try {
+      await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+      await Deno.copyFile(`${ROOT_DIR}/${rel}`, to);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e; // deleted but still listed
+    }
+  }
+  return root;
+}
+
+/**
+ * Runs a plugin's launcher (`<root>/plugin/rgraph.sh ARGS`) as a harness's
+ * hook or server command does: `/bin/sh`, only `env`, in `cwd` when given.
+ */
+export async function launcher(
+  root: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin = "",
+  cwd?: string,
+): Promise<RunResult> {
+  const child = new Deno.Command("/bin/sh", {
+    args: [`${root}/plugin/rgraph.sh`, ...args],
+    env,
+    clearEnv: true,
+    cwd,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(stdin)).catch(() => {});
+  await w.close().catch(() => {});
+  const out = await child.output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}

@@ -12,7 +12,7 @@
  */
 
 import assert from "node:assert/strict";
-import { bashCallPayload, runRgraph, sandbox } from "../helpers.ts";
+import { bashCallPayload, launcher, pluginCopy, runRgraph, sandbox } from "../helpers.ts";
 import { startView } from "../view_helpers.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
@@ -62,49 +62,6 @@ function ran(markers: string): string[] {
   );
 }
 
-/** The checkout's files, as a harness copies them into its plugin folder. */
-async function pluginCopy(root: string): Promise<string> {
-  const listed = await new Deno.Command("/usr/bin/git", {
-    args: ["ls-files", "-co", "--exclude-standard", "-z"],
-    cwd: ROOT,
-    stdout: "piped",
-  }).output();
-  for (const rel of dec.decode(listed.stdout).split("\0").filter((p) => p !== "")) {
-    const to = `${root}/${rel}`;
-    try {
-      Deno.mkdirSync(to.slice(0, to.lastIndexOf("/")), { recursive: true });
-      Deno.copyFileSync(`${ROOT}/${rel}`, to);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    }
-  }
-  return root;
-}
-
-/** Runs `/bin/sh <root>/plugin/rgraph.sh ARGS` in `cwd`, as a harness starts a plugin's hook. */
-async function launcher(
-  root: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd: string,
-  stdin: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command("/bin/sh", {
-    args: [`${root}/plugin/rgraph.sh`, ...args],
-    env,
-    clearEnv: true,
-    cwd,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(stdin)).catch(() => {});
-  await w.close().catch(() => {});
-  const out = await child.output();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
-
 const HARNESSES = ["claude-code", "codex", "copilot", "gemini", "opencode"] as const;
 
 Deno.test("the plugin launcher of every harness, and doctor probing a plugin install, run no look-alike from the project folder whatever PATH holds", async () => {
@@ -139,10 +96,10 @@ Deno.test("the plugin launcher of every harness, and doctor probing a plugin ins
         toolUse: `toolu_${harness}`,
         cwd: repo,
       });
-      const start = await launcher(root, [harness, "session-start"], env, repo, call);
+      const start = await launcher(root, [harness, "session-start"], env, call, repo);
       assert.equal(start.code, 0, `${harness}: ${start.stderr}`);
       assert.doesNotMatch(start.stdout + start.stderr, /Deno is not installed/, harness);
-      const hook = await launcher(root, [harness, "hook"], env, repo, call);
+      const hook = await launcher(root, [harness, "hook"], env, call, repo);
       assert.equal(hook.code, 0, `${harness}: ${hook.stderr}`);
       assert.deepEqual(ran(markers), [], `${harness}'s launcher ran a look-alike`);
     }
