@@ -16,7 +16,7 @@
  */
 
 import assert from "node:assert/strict";
-import { runRgraph, type Sandbox, sandbox } from "../helpers.ts";
+import { pluginCopy, runRgraph, type Sandbox, sandbox } from "../helpers.ts";
 
 const octal = (m: number) => `0${(m & 0o7777).toString(8)}`;
 
@@ -113,6 +113,42 @@ Deno.test("doctor fails a Deno cache file another local user could rewrite", asy
       /FAIL code cache: .*remote\/module\.js is writable by group or others \(mode 0666\)/,
     );
     assert.notEqual(r.code, 0);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("doctor fails a plugin whose hook bundle group or others may write, and runs none of it", async () => {
+  const sb = await sandbox();
+  try {
+    // Where Claude Code copies a plugin it installs from a marketplace, recorded as it records it.
+    const root = await pluginCopy(`${sb.dir}/.claude/plugins/cache/rgraph/rgraph/0.1.0`);
+    Deno.writeTextFileSync(
+      `${sb.dir}/.claude/plugins/installed_plugins.json`,
+      JSON.stringify({
+        version: 2,
+        plugins: { "rgraph@rgraph": [{ scope: "user", installPath: root, version: "0.1.0" }] },
+      }),
+    );
+    Deno.writeTextFileSync(
+      `${sb.dir}/.claude/settings.json`,
+      JSON.stringify({ enabledPlugins: { "rgraph@rgraph": true } }),
+    );
+    // A bundle another user could have replaced: it leaves a marker if run.
+    const bundle = `${root}/dist/hook-bundle`;
+    Deno.mkdirSync(bundle, { recursive: true });
+    Deno.chmodSync(bundle, 0o777);
+    const marker = `${sb.dir}/bundle-ran`;
+    Deno.writeTextFileSync(
+      `${bundle}/hook_bundled.js`,
+      `Deno.writeTextFileSync(${JSON.stringify(marker)}, "ran");\n`,
+    );
+    const r = await sb.rgraph(["doctor", "--dir", sb.dir]);
+    assert.match(
+      r.stdout,
+      /FAIL claude-code plugin rgraph@rgraph: .*dist\/hook-bundle is writable by group or others \(mode 0777\): .*not run — fix: chmod -R go-w /,
+    );
+    assert.throws(() => Deno.statSync(marker), Deno.errors.NotFound);
   } finally {
     await sb.cleanup();
   }
