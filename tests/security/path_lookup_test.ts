@@ -161,14 +161,14 @@ Deno.test("the OpenCode plugin starts rgraph through no look-alike sh from OpenC
     assert.equal(out.code, 0, dec.decode(out.stderr));
     const command = JSON.parse(dec.decode(out.stdout).trim().split("\n").at(-1)!);
     assert.ok(command[0].startsWith("/"), `the MCP server's program: ${command[0]}`);
+    // The plugin does not wait for the hook of a tool other than rgraph's: the Touch comes soon.
+    let recorded = "";
+    for (let i = 0; i < 50 && !recorded.includes("github:denoland/deno#8"); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 100));
+      recorded = (await runRgraph(["touches", "--json"], { env: sb.env })).stdout;
+    }
+    assert.ok(recorded.includes("github:denoland/deno#8"), recorded);
     assert.deepEqual(ran(markers), []);
-    const touches = await runRgraph(["touches", "--json"], { env: sb.env });
-    assert.ok(
-      JSON.parse(touches.stdout).some((t: { address: string }) =>
-        t.address === "github:denoland/deno#8"
-      ),
-      touches.stdout,
-    );
   } finally {
     await sb.cleanup();
   }
