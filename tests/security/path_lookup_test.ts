@@ -12,7 +12,15 @@
  */
 
 import assert from "node:assert/strict";
-import { bashCallPayload, launcher, pluginCopy, runRgraph, sandbox } from "../helpers.ts";
+import {
+  bashCallPayload,
+  exists,
+  launcher,
+  pluginCopy,
+  runRgraph,
+  type Sandbox,
+  sandbox,
+} from "../helpers.ts";
 import { startView } from "../view_helpers.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
@@ -64,6 +72,30 @@ function ran(markers: string): string[] {
 
 const HARNESSES = ["claude-code", "codex", "copilot", "gemini", "opencode"] as const;
 
+/** Waits for the hook bundles the session starts build in the background (the plugin's, Codex's). */
+async function buildsDone(sb: Sandbox, root: string): Promise<boolean> {
+  const built = [
+    `${root}/dist/hook-bundle/hook_bundled.js`,
+    `${sb.dir}/data/rgraph/hook-bundle/codex-plugin/hook_bundled.js`,
+  ];
+  for (let i = 0; i < 300 && !built.every(exists); i++) await sleep(200);
+  return built.every(exists);
+}
+
+/** Removes the sandbox, trying again while a background build's last writes land. */
+async function cleanupAfterBuilds(sb: Sandbox): Promise<void> {
+  for (let i = 0;; i++) {
+    try {
+      return await sb.cleanup();
+    } catch (e) {
+      if (i >= 50) throw e;
+      await sleep(200);
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 Deno.test("the plugin launcher of every harness, and doctor probing a plugin install, run no look-alike from the project folder whatever PATH holds", async () => {
   const sb = await sandbox();
   try {
@@ -103,6 +135,9 @@ Deno.test("the plugin launcher of every harness, and doctor probing a plugin ins
       assert.equal(hook.code, 0, `${harness}: ${hook.stderr}`);
       assert.deepEqual(ran(markers), [], `${harness}'s launcher ran a look-alike`);
     }
+    // The bundles the session starts built in the background (in the project folder) ran none either.
+    assert.ok(await buildsDone(sb, root), "the session starts built the hook bundles");
+    assert.deepEqual(ran(markers), [], "a background build ran a look-alike");
     // The real deno ran the hook: Claude Code's Bash call is a Touch.
     const touches = await runRgraph(["touches", "--json"], { env: sb.env });
     assert.ok(
@@ -112,7 +147,7 @@ Deno.test("the plugin launcher of every harness, and doctor probing a plugin ins
       touches.stdout,
     );
   } finally {
-    await sb.cleanup();
+    await cleanupAfterBuilds(sb);
   }
 });
 
