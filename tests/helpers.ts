@@ -242,3 +242,25 @@ export async function launcher(
   const out = await child.output();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
+
+/**
+ * rgraph as a Claude Code plugin of `home`, enabled, as Claude Code leaves it
+ * after installing it from a marketplace: the checkout copied into its
+ * plugin cache, and recorded there and in the user's settings. Returns the
+ * plugin's folder.
+ */
+export async function claudePluginInstalled(home: string): Promise<string> {
+  const root = await pluginCopy(`${home}/.claude/plugins/cache/rgraph/rgraph/0.1.0`);
+  await Deno.writeTextFile(
+    `${home}/.claude/plugins/installed_plugins.json`,
+    JSON.stringify({
+      version: 2,
+      plugins: { "rgraph@rgraph": [{ scope: "user", installPath: root, version: "0.1.0" }] },
+    }),
+  );
+  await Deno.writeTextFile(
+    `${home}/.claude/settings.json`,
+    JSON.stringify({ enabledPlugins: { "rgraph@rgraph": true } }),
+  );
+  return root;
+}

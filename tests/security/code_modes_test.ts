@@ -16,7 +16,7 @@
  */
 
 import assert from "node:assert/strict";
-import { pluginCopy, runRgraph, type Sandbox, sandbox } from "../helpers.ts";
+import { claudePluginInstalled, runRgraph, type Sandbox, sandbox } from "../helpers.ts";
 
 const octal = (m: number) => `0${(m & 0o7777).toString(8)}`;
 
@@ -121,19 +121,7 @@ Deno.test("doctor fails a Deno cache file another local user could rewrite", asy
 Deno.test("doctor fails a plugin whose hook bundle group or others may write, and runs none of it", async () => {
   const sb = await sandbox();
   try {
-    // Where Claude Code copies a plugin it installs from a marketplace, recorded as it records it.
-    const root = await pluginCopy(`${sb.dir}/.claude/plugins/cache/rgraph/rgraph/0.1.0`);
-    Deno.writeTextFileSync(
-      `${sb.dir}/.claude/plugins/installed_plugins.json`,
-      JSON.stringify({
-        version: 2,
-        plugins: { "rgraph@rgraph": [{ scope: "user", installPath: root, version: "0.1.0" }] },
-      }),
-    );
-    Deno.writeTextFileSync(
-      `${sb.dir}/.claude/settings.json`,
-      JSON.stringify({ enabledPlugins: { "rgraph@rgraph": true } }),
-    );
+    const root = await claudePluginInstalled(sb.dir);
     // A bundle another user could have replaced: it leaves a marker if run.
     const bundle = `${root}/dist/hook-bundle`;
     Deno.mkdirSync(bundle, { recursive: true });

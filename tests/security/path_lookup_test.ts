@@ -14,9 +14,9 @@
 import assert from "node:assert/strict";
 import {
   bashCallPayload,
+  claudePluginInstalled,
   exists,
   launcher,
-  pluginCopy,
   runRgraph,
   type Sandbox,
   sandbox,
@@ -102,22 +102,9 @@ Deno.test("the plugin launcher of every harness, and doctor probing a plugin ins
     const repo = `${sb.dir}/cloned`;
     const markers = `${sb.dir}/markers`;
     const PATH = plantLookAlikes(repo, markers);
-    // Where Claude Code copies a plugin it installs from a marketplace.
-    const root = await pluginCopy(`${sb.dir}/.claude/plugins/cache/rgraph/rgraph/0.1.0`);
+    // rgraph as an enabled Claude Code plugin: doctor probes its hooks, in the project folder.
+    const root = await claudePluginInstalled(sb.dir);
     const env = { ...sb.env, PATH };
-
-    // What Claude Code records for an enabled plugin: doctor probes its hooks, in the project folder.
-    Deno.writeTextFileSync(
-      `${sb.dir}/.claude/plugins/installed_plugins.json`,
-      JSON.stringify({
-        version: 2,
-        plugins: { "rgraph@rgraph": [{ scope: "user", installPath: root, version: "0.1.0" }] },
-      }),
-    );
-    Deno.writeTextFileSync(
-      `${sb.dir}/.claude/settings.json`,
-      JSON.stringify({ enabledPlugins: { "rgraph@rgraph": true } }),
-    );
     const doctor = await runRgraph(["doctor", "--dir", repo], { env, cwd: repo });
     assert.match(doctor.stdout + doctor.stderr, /claude-code plugin rgraph@rgraph: enabled/);
     assert.deepEqual(ran(markers), [], "doctor ran a look-alike");
