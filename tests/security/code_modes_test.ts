@@ -8,9 +8,10 @@
  * others — a folder an earlier run left open is narrowed — and `doctor`
  * FAILs an open one with the fix.
  *
- * The cache is a fresh `DENO_DIR` whose npm packages are this run's (linked
- * in, so nothing is downloaded); everything else in it (the cache's own
- * folders and databases) `deno install` makes under the test's umask.
+ * The caches (a fresh `DENO_DIR`, and HOME's default one) hold this run's
+ * npm packages (hard-linked in, so nothing is downloaded); everything else
+ * in them (the cache's own folders and databases) `deno install` makes under
+ * the test's umask.
  *
  * @module
  */
@@ -48,8 +49,7 @@ function openToOthers(at: string): string[] {
  * (so nothing is downloaded), made by the test under its own umask; the rest
  * of the cache `deno install` makes. Returns its path.
  */
-function freshCache(sb: Sandbox): string {
-  const cache = `${sb.dir}/deno-cache`;
+function freshCache(sb: Sandbox, cache = `${sb.dir}/deno-cache`): string {
   Deno.mkdirSync(cache);
   const cp = new Deno.Command("/bin/cp", { args: ["-al", `${runCache()}/npm`, `${cache}/npm`] })
     .outputSync();
@@ -61,6 +61,10 @@ for (const umask of [0o000, 0o002]) {
   Deno.test(`umask ${octal(umask)}: install and a plugin's first-run build leave the Deno cache and the hook bundle writable by no one else; doctor fails an open one`, async () => {
     const sb = await sandbox();
     const cache = freshCache(sb);
+    // The cache a harness's emptied environment makes Deno use (HOME's): a fresh one of its own too,
+    // so what other processes of this machine write into the run's cache does not count here.
+    Deno.removeSync(`${sb.dir}/.cache/deno`);
+    freshCache(sb, `${sb.dir}/.cache/deno`);
     const before = Deno.umask(umask);
     try {
       const env = { DENO_DIR: cache };
