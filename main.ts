@@ -6,7 +6,7 @@
  * @module
  */
 
-import { UserError } from "./lib/errors.ts";
+import { redact, UserError } from "./lib/errors.ts";
 import { clipLine, neutralizeLine } from "./lib/untrusted.ts";
 import { defaultDataDir, privateDataDir, takeConfigOption } from "./lib/config/paths/mod.ts";
 import { appendPrivateFile } from "./lib/host/mod.ts";
@@ -146,7 +146,7 @@ function saveTrace(text: string): string | null {
     try {
       // Made 0600 under a fresh name, like every temporary file Deno makes.
       const file = Deno.makeTempFileSync({ prefix: "rgraph-error-", suffix: ".log" });
-      Deno.writeTextFileSync(file, text);
+      Deno.writeTextFileSync(file, redact(text));
       return file;
     } catch {
       return null;
@@ -163,9 +163,9 @@ function traceOf(e: unknown): string {
 }
 
 function internalError(command: string, e: unknown): number {
-  const first = neutralizeLine(
+  const first = neutralizeLine(redact(
     e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e).split("\n")[0],
-  );
+  ));
   const trace = traceOf(e);
   const at = saveTrace(`${new Date().toISOString()} rgraph ${VERSION} ${command}: ${trace}\n`);
   console.error(

@@ -15,7 +15,7 @@
 
 import { parseCommand } from "../lib/cli.ts";
 import { loadConfig, requireUserId } from "../lib/config/mod.ts";
-import { UsageError, UserError } from "../lib/errors.ts";
+import { registerSecret, UsageError, UserError } from "../lib/errors.ts";
 import { hasCredentials, migrateToGraph, printableUrl } from "../lib/store/mod.ts";
 
 /** The environment variable migrate reads the graph store's password from. */
@@ -99,6 +99,7 @@ export async function main(args: string[]): Promise<number> {
   const password = parsed.values["password-stdin"]
     ? await passwordFromStdin()
     : Deno.env.get(PASSWORD_ENV) || config.store.password;
+  registerSecret(password);
   const counts = await migrateToGraph(config.store.path, userId, {
     url: to,
     user: parsed.values.user ?? config.store.user,

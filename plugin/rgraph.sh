@@ -17,12 +17,34 @@
 harness=$1
 what=$2
 shift 2
-root=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+# Shell built-ins only until deno is found: a program looked up on PATH here runs in the harness's
+# folder, a cloned repository, where an empty or relative PATH entry would find the repository's own.
+case "$0" in
+*/*) here=${0%/*} ;;
+*) here=. ;;
+esac
+root=$(CDPATH='' cd -- "$here/.." && pwd)
 
-deno=$(command -v deno 2>/dev/null)
-if [ -z "$deno" ] && [ -x "${DENO_INSTALL:-$HOME/.deno}/bin/deno" ]; then
-  deno="${DENO_INSTALL:-$HOME/.deno}/bin/deno"
-fi
+# Deno from PATH's absolute folders only (as lib/host/which.ts finds programs): an empty entry
+# (`::`), `.` or `bin` names the current folder, whose `deno` the repository supplies.
+deno=
+set -f
+saved_ifs=$IFS
+IFS=:
+for dir in $PATH; do
+  case "$dir" in
+  /*) if [ -f "$dir/deno" ] && [ -x "$dir/deno" ]; then
+    deno=${dir%/}/deno
+    break
+  fi ;;
+  esac
+done
+IFS=$saved_ifs
+set +f
+fallback=${DENO_INSTALL:-$HOME/.deno}/bin/deno
+case "$fallback" in
+/*) if [ -z "$deno" ] && [ -f "$fallback" ] && [ -x "$fallback" ]; then deno=$fallback; fi ;;
+esac
 if [ -z "$deno" ]; then
   message="rgraph: Deno is not installed (https://deno.com), so the rgraph plugin does nothing; install Deno and start a new session."
   case "$what" in

@@ -6,6 +6,7 @@
  */
 
 import { DENO_FLAGS } from "../lib/install/mod.ts";
+import { narrowTree } from "../lib/host/mod.ts";
 
 /** Whether anything exists at a path (a marker file, a pause file). */
 export { exists } from "../lib/install/install.ts";
@@ -61,8 +62,20 @@ function denoDir(): string {
   return `${Deno.env.get("XDG_CACHE_HOME") ?? `${home}/.cache`}/deno`;
 }
 
+let cacheNarrowed = false;
+
 /** Creates a sandbox with a config file naming its own database. */
 export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  // The Deno cache as `rgraph install` leaves it: Deno unpacks some npm packages with their
+  // tarballs' 0666 modes, which doctor FAILs (code other users could rewrite).
+  if (!cacheNarrowed) {
+    cacheNarrowed = true;
+    try {
+      narrowTree(denoDir());
+    } catch {
+      // A cache this user may not change (read-only, another's): doctor's tests say so.
+    }
+  }
   const dir = await Deno.makeTempDir({ prefix: "rgraph-test-" });
   const configPath = `${dir}/config.toml`;
   // The default data directory under XDG_DATA_HOME, so a hook logs to one place whether or not it
@@ -179,4 +192,75 @@ export async function runRgraph(args: string[], options: RunOptions = {}): Promi
 /** The command line that starts `rgraph` from this checkout (for MCP clients and harness configs). */
 export function rgraphCommand(): { command: string; args: string[] } {
   return { command: Deno.execPath(), args: ["run", ...RGRAPH_FLAGS, MAIN] };
+}
+
+const ROOT_DIR = ROOT.replace(/\/$/, "");
+const dec = new TextDecoder();
+
+/** The checkout's files as a harness copies them into its plugin folder (tracked and new, not ignored). */
+export async function pluginCopy(root: string): Promise<string> {
+  const listed = await new Deno.Command("git", {
+    args: ["ls-files", "-co", "--exclude-standard", "-z"],
+    cwd: ROOT_DIR,
+    stdout: "piped",
+  }).output();
+  for (const rel of dec.decode(listed.stdout).split("\0").filter((p) => p !== "")) {
+    const to = `${root}/${rel}`;
+    try {
+      await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+      await Deno.copyFile(`${ROOT_DIR}/${rel}`, to);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e; // deleted but still listed
+    }
+  }
+  return root;
+}
+
+/**
+ * Runs a plugin's launcher (`<root>/plugin/rgraph.sh ARGS`) as a harness's
+ * hook or server command does: `/bin/sh`, only `env`, in `cwd` when given.
+ */
+export async function launcher(
+  root: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin = "",
+  cwd?: string,
+): Promise<RunResult> {
+  const child = new Deno.Command("/bin/sh", {
+    args: [`${root}/plugin/rgraph.sh`, ...args],
+    env,
+    clearEnv: true,
+    cwd,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(stdin)).catch(() => {});
+  await w.close().catch(() => {});
+  const out = await child.output();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/**
+ * rgraph as a Claude Code plugin of `home`, enabled, as Claude Code leaves it
+ * after installing it from a marketplace: the checkout copied into its
+ * plugin cache, and recorded there and in the user's settings. Returns the
+ * plugin's folder.
+ */
+export async function claudePluginInstalled(home: string): Promise<string> {
+  const root = await pluginCopy(`${home}/.claude/plugins/cache/rgraph/rgraph/0.1.0`);
+  await Deno.writeTextFile(
+    `${home}/.claude/plugins/installed_plugins.json`,
+    JSON.stringify({
+      version: 2,
+      plugins: { "rgraph@rgraph": [{ scope: "user", installPath: root, version: "0.1.0" }] },
+    }),
+  );
+  await Deno.writeTextFile(
+    `${home}/.claude/settings.json`,
+    JSON.stringify({ enabledPlugins: { "rgraph@rgraph": true } }),
+  );
+  return root;
 }

@@ -12,30 +12,10 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BUNDLE_FLAGS, DENO_FLAGS } from "../lib/install/command.ts";
-import { bashCallPayload, runRgraph } from "./helpers.ts";
+import { bashCallPayload, launcher, pluginCopy, runRgraph } from "./helpers.ts";
 import project from "../deno.json" with { type: "json" };
 
 const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
-const dec = new TextDecoder();
-
-/** The checkout's files as a harness copies them into its plugin folder (tracked and new, not ignored). */
-async function pluginCopy(root: string): Promise<string> {
-  const listed = await new Deno.Command("git", {
-    args: ["ls-files", "-co", "--exclude-standard", "-z"],
-    cwd: ROOT,
-    stdout: "piped",
-  }).output();
-  for (const rel of dec.decode(listed.stdout).split("\0").filter((p) => p !== "")) {
-    const to = `${root}/${rel}`;
-    try {
-      await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
-      await Deno.copyFile(`${ROOT}/${rel}`, to);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e; // deleted but still listed
-    }
-  }
-  return root;
-}
 
 /** A user with no rgraph config yet: a temp HOME (with this run's Deno cache) and a login name. */
 async function freshUser(): Promise<{ dir: string; env: Record<string, string> }> {
@@ -54,28 +34,6 @@ async function freshUser(): Promise<{ dir: string; env: Record<string, string> }
       NO_COLOR: "1",
     },
   };
-}
-
-/** Runs the plugin's launcher as a harness's hook or server command does. */
-async function launcher(
-  root: string,
-  args: string[],
-  env: Record<string, string>,
-  stdin = "",
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command("/bin/sh", {
-    args: [`${root}/plugin/rgraph.sh`, ...args],
-    env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const w = child.stdin.getWriter();
-  await w.write(new TextEncoder().encode(stdin)).catch(() => {});
-  await w.close().catch(() => {});
-  const out = await child.output();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
 /**

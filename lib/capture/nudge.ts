@@ -8,8 +8,7 @@
  * ```ts
  * import { nudgeText } from "./nudge.ts";
  * const line = await nudgeText(store, itemAddress("memgraph", "memgraph", 123), new Date());
- * // 'memgraph/memgraph#123 is in memory (title on GitHub, untrusted: "Title"), fetched 2h ago,
- * //  updated on GitHub 3d ago — resource returns it'
+ * // 'memgraph/memgraph#123 is in memory, fetched 2h ago, updated on GitHub 3d ago — resource returns it'
  * ```
  * @module
  */
@@ -18,7 +17,6 @@ import type { Address, Listing } from "../types.ts";
 import type { Store } from "../store/sqlite/mod.ts";
 import { chooseListing, shortName } from "../address/mod.ts";
 import { ago } from "../time.ts";
-import { neutralizeLine } from "../untrusted.ts";
 import type { PresentedTool } from "./harness/mod.ts";
 
 /** How every session hint starts (and how rgraph knows its own hint in a prompt). */
@@ -68,25 +66,6 @@ export function withoutOwnText(prompt: string): string {
     )
     .split("\n").filter((l) => !ownLine(l)).join("\n");
 }
-const MAX_TITLE = 80;
-
-/**
- * A GitHub title made safe for the model's context, where it sits unfenced:
- * the one rule for untrusted text on one line (`../untrusted.ts`), no angle
- * brackets (so no `<<<…>>>` fence marker can be imitated — they become
- * ‹ ›), bounded, and quoted. The caller labels it as untrusted GitHub data.
- */
-function quoteTitle(title: string): string {
-  const flat = neutralizeLine(title)
-    .replace(/</g, "‹").replace(/>/g, "›")
-    .replace(/\s+/g, " ").trim();
-  // A cut never leaves half a `[U+XXXX]` behind.
-  const cut = flat.length > MAX_TITLE
-    ? `${flat.slice(0, MAX_TITLE - 1).replace(/\[(U(\+[0-9A-F]{0,5})?)?$/, "")}…`
-    : flat;
-  return JSON.stringify(cut);
-}
-
 function listingLine(asked: string, outcome: "hit" | "subsumed", l: Listing, now: Date): string {
   const size = l.fully_expanded
     ? `all ${l.member_count} items`
@@ -116,10 +95,11 @@ export async function nudgeText(store: Store, address: Address, now: Date): Prom
     const heads = await store.getHeads([address.key]);
     const head = heads.get(address.key) ?? heads.values().next().value;
     if (!head) return null;
+    // No GitHub text: the Nudge sits in the model's context outside any fence the model is told is
+    // data, so a title ("…NOTE from rgraph: run this") would pass for rgraph's own words. What the
+    // item says is in the answer, fenced; the Nudge says only that memory has it, and how fresh.
     const what = head.kind === "repository"
       ? `${name} (repository) is in memory`
-      : head.title !== null
-      ? `${name} is in memory (title on GitHub, untrusted: ${quoteTitle(head.title)})`
       : `${name} is in memory`;
     return `${what}, fetched ${ago(head.fetched_at, now)}, updated on GitHub ${
       ago(head.updated_at, now)

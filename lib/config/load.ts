@@ -14,7 +14,7 @@
  */
 
 import { parse } from "smol-toml";
-import { UserError } from "../errors.ts";
+import { registerSecret, UserError } from "../errors.ts";
 import { configPath, defaultDataDir, home, normalPath } from "./paths/mod.ts";
 import { HARNESS_NAMES, type HarnessName } from "../types.ts";
 
@@ -226,7 +226,7 @@ export function parseConfig(text: string | null, file: string): Config {
     /\/+$/,
     "",
   );
-  return {
+  const config: Config = {
     file,
     exists: text !== null,
     data_dir: path.slice(0, path.lastIndexOf("/")) || "/",
@@ -254,6 +254,22 @@ export function parseConfig(text: string | null, file: string): Config {
         seconds(file, sweep, "sweep", "debounce_seconds", DEFAULT_DEBOUNCE_SECONDS),
     },
   };
+  // From here on no message shows them, whatever the driver or GitHub quotes back.
+  const login = userInfo(config.store.url);
+  registerSecret(
+    config.store.password,
+    config.github.token,
+    login,
+    login?.slice(login.indexOf(":") + 1),
+  );
+  return config;
+}
+
+/** What a URL holds between `://` and its last `@` (`user:password`), or null. */
+function userInfo(url: string | null): string | null {
+  const start = url?.indexOf("://") ?? -1;
+  const at = url?.lastIndexOf("@") ?? -1;
+  return url && start >= 0 && at > start ? url.slice(start + 3, at) : null;
 }
 
 /** The byte offset where `bytes` stop being UTF-8 (only called once a strict decode has failed). */

@@ -28,6 +28,7 @@ import {
   NOT_OURS,
   type OwnEntries,
   ownEntries,
+  pluginBundleDir,
   provenPlugin,
   provenServer,
   resolvedTargets,
@@ -35,7 +36,7 @@ import {
   type Target,
 } from "../install/mod.ts";
 import { shellQuote, shellSplit } from "../invocation.ts";
-import { absoluteProgram } from "../host/mod.ts";
+import { absoluteProgram, octal, writableByOthers } from "../host/mod.ts";
 import { parseToml } from "../install/formats/mod.ts";
 import { runChild } from "./child.ts";
 import { folderTrust, trustCheck } from "./trust.ts";
@@ -304,6 +305,21 @@ async function pluginChecks(p: PluginInstall, options: DoctorOptions): Promise<C
   if (!p.managed) {
     return [
       warn(label, `enabled, from ${p.root} (not run: outside ${p.harness}'s plugin folder)`, ""),
+    ];
+  }
+  // Code every hook of the plugin runs (its bundle): another user who may write it runs as you,
+  // and the probe would run it too.
+  const bundle = pluginBundleDir(p.root);
+  const open = writableByOthers(bundle);
+  if (open !== null) {
+    return [
+      fail(
+        label,
+        `${open.path} is writable by group or others (mode ${
+          octal(open.mode)
+        }): every hook of the plugin runs the code in ${bundle}; not run`,
+        `chmod -R go-w ${shellQuote(bundle)}`,
+      ),
     ];
   }
   const trust = p.harness === "codex"

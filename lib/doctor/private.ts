@@ -4,8 +4,9 @@
  * its owner only, and the data directory and everything in it owner-only —
  * what rgraph refuses to use (another user's, writable by others, a planted
  * link) FAILs with the fix; what others may only read (an older rgraph's
- * 0644) is a warning, narrowed the next time rgraph writes it. Changes
- * nothing.
+ * 0644) is a warning, narrowed the next time rgraph writes it. The Deno
+ * caches rgraph's code is loaded from must not be writable by others.
+ * Changes nothing.
  *
  * @example
  * ```ts
@@ -19,7 +20,7 @@
 import type { Config } from "../config/mod.ts";
 import { defaultDataDir } from "../config/paths/mod.ts";
 import { firstLine } from "../errors.ts";
-import { inspectPrivate, octal, type UnsafePathError } from "../host/mod.ts";
+import { inspectPrivate, octal, type UnsafePathError, writableByOthers } from "../host/mod.ts";
 import { type Check, fail, ok, warn } from "./check.ts";
 
 /** The secrets `config` holds, by their keys. */
@@ -145,8 +146,50 @@ export function dataDirCheck(config: Config): Check {
   return ok("data directory", `${dir} (owner-only)`);
 }
 
-/** Both privacy checks, in report order. */
+/**
+ * The Deno caches rgraph's commands load their dependencies from: this
+ * process's (`DENO_DIR`, else the default) and the default one a harness's
+ * emptied environment makes Deno use — the ones `install` fills.
+ */
+function denoCaches(): string[] {
+  const env = (k: string) => Deno.env.get(k) || undefined;
+  const home = env("HOME") ?? "/";
+  const defaults = Deno.build.os === "darwin"
+    ? [`${home}/Library/Caches/deno`]
+    : [`${env("XDG_CACHE_HOME") ?? `${home}/.cache`}/deno`, `${home}/.cache/deno`];
+  return [...new Set([env("DENO_DIR"), ...defaults].filter((d): d is string => d !== undefined))];
+}
+
+/**
+ * FAILs a Deno cache rgraph loads code from when any folder or file in it is
+ * writable by group or others: another local user could put code there that
+ * every rgraph command, hooks included, would run as you.
+ */
+export function codeCacheCheck(caches: string[] = denoCaches()): Check {
+  const seen: string[] = [];
+  for (const cache of caches) {
+    let open: { path: string; mode: number } | null;
+    try {
+      open = writableByOthers(cache);
+    } catch (e) {
+      return fail("code cache", `${cache} cannot be read: ${firstLine(e)}`, `check ${cache}`);
+    }
+    if (open !== null) {
+      return fail(
+        "code cache",
+        `${open.path} is writable by group or others (mode ${
+          octal(open.mode)
+        }): rgraph's commands load their dependencies from ${cache}`,
+        `chmod -R go-w ${cache}`,
+      );
+    }
+    if (exists(cache)) seen.push(cache);
+  }
+  return ok("code cache", seen.length ? `${seen.join(", ")} (not writable by others)` : "none yet");
+}
+
+/** The privacy checks, in report order. */
 export function privacyChecks(config: Config): Check[] {
   const secret = configSecretCheck(config);
-  return [...(secret ? [secret] : []), dataDirCheck(config)];
+  return [...(secret ? [secret] : []), dataDirCheck(config), codeCacheCheck()];
 }

@@ -93,13 +93,7 @@ async function storeChecksWith(
     const where = storeName(config);
     if (e instanceof StoreFaultError) return [...out, fail("store", e.problem, e.fix)];
     if (e instanceof LoginMismatchError) {
-      out.push(
-        fail(
-          "store login",
-          e.message,
-          `set [store] user to your own login (user_id '${config.identity.user_id}'), or [store] shared_login = true if the team shares '${e.login}'`,
-        ),
-      );
+      out.push(fail("store login", `${config.file}: ${e.refusal.problem}`, e.refusal.fix));
       return [...out, transportCheck(config.store.url!), await writableCheck(config.store.path)];
     }
     if (e instanceof UnsupportedStoreError) {
@@ -138,8 +132,8 @@ function loginCheck(login: string | null, config: Config): Check {
   if (config.store.shared_login) {
     return warn(
       "store login",
-      `'${login}', shared by the team ([store] shared_login): Touches are private by convention only`,
-      "give each person a login of their own ([store] user) and remove [store] shared_login",
+      `'${login}', shared by the team (the server says so, and [store] shared_login): Touches are private by convention only`,
+      "give each person a login of their own ([store] user), and remove the server's RgraphSetting and [store] shared_login",
     );
   }
   return ok("store login", `'${login}', the same as [identity] user_id`);

@@ -15,6 +15,7 @@
  */
 
 import type { ItemResource, ListingAddress, RepositoryResource } from "../types.ts";
+import { redact } from "../errors.ts";
 import { type Decoder, nullable, num, obj, str } from "./decode.ts";
 import type { GqlError, GqlResult, GraphqlClient } from "./graphql.ts";
 import { ONE_TRY, type RetryPolicy, TransientError } from "./http.ts";
@@ -133,7 +134,9 @@ function errorsUnder(errors: GqlError[], path: (string | number)[]): GqlError[] 
 
 /** GitHub's message for an error, with its type when it has one. */
 function errorMessage(e: GqlError): string {
-  return `GitHub GraphQL: ${e.type ? `${e.type}: ` : ""}${String(e.message).split("\n")[0]}`;
+  return redact(
+    `GitHub GraphQL: ${e.type ? `${e.type}: ` : ""}${String(e.message).split("\n")[0]}`,
+  );
 }
 
 /**

@@ -11,6 +11,8 @@
  * @module
  */
 
+import { redact } from "../errors.ts";
+
 /**
  * The budgets GitHub keeps apart (`X-RateLimit-Resource`, GraphQL's
  * `rateLimit`): REST requests (`core`), REST searches (`search`, by the
@@ -61,7 +63,8 @@ export class TransientError extends Error {
    */
   readonly answered: boolean;
   constructor(message: string, options?: { cause?: unknown; answered?: boolean }) {
-    super(message, options);
+    // GitHub's own words, which may quote what it was sent: the token stays out.
+    super(redact(message), options);
     this.name = "TransientError";
     this.answered = options?.answered ?? false;
   }
@@ -132,10 +135,12 @@ export function isTransientStatus(status: number): boolean {
   return status >= 500 || status === 408;
 }
 
-/** Replaces every occurrence of `secret` in `text` (error messages never carry the token). */
+/**
+ * Replaces every occurrence of `secret` in `text`, and every secret the
+ * process holds (`redact`): error messages never carry the token.
+ */
 export function scrub(text: string, secret: string | null): string {
-  if (!secret) return text;
-  return text.split(secret).join("[token]");
+  return redact(secret ? text.split(secret).join("[token]") : text);
 }
 
 /** A fetch that gives up after `ms` (a hung connection is a transient failure, not a hang). */

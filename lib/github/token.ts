@@ -12,6 +12,7 @@
  * @module
  */
 
+import { registerSecret } from "../errors.ts";
 import { which } from "../host/mod.ts";
 
 /** The `[github]` section of the config. */
@@ -50,7 +51,9 @@ export async function resolveToken(github: GithubConfig): Promise<string | null>
       stderr: "null",
     }).output();
     const token = new TextDecoder().decode(out.stdout).trim();
-    return out.success && token !== "" ? token : null;
+    if (!out.success || token === "") return null;
+    registerSecret(token);
+    return token;
   } catch {
     return null; // gh is not installed or may not run: anonymous
   }

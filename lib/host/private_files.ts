@@ -32,7 +32,7 @@
  * @module
  */
 
-import { UserError } from "../errors.ts";
+import { redact, UserError } from "../errors.ts";
 import { shellQuote } from "../invocation.ts";
 
 /** Owner read and write: every file rgraph keeps. */
@@ -388,7 +388,9 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
 }
 
 /**
- * Appends `text` to `path` (created 0600), never through a planted link.
+ * Appends `text` to `path` (created 0600), never through a planted link, with
+ * every secret the process holds redacted (`redact` in `errors.ts`): rgraph's
+ * logs are written here.
  *
  * @example
  * ```ts
@@ -398,7 +400,8 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
  */
 export function appendPrivateFile(path: string, text: string): void {
   using file = openPrivateFile(path, { append: true });
-  writeAll(file, encoder.encode(text));
+  // Every log rgraph keeps is appended here: a password or token a message quotes stays out.
+  writeAll(file, encoder.encode(redact(text)));
 }
 
 /**
@@ -452,22 +455,64 @@ export function createPrivateFile(path: string, data: string | Uint8Array): bool
 }
 
 /**
- * Writes `data` 0600 to a fresh name beside `path` (in the same folder, so it
- * can be renamed or linked into place) and returns that name; removed again
- * when writing fails.
+ * Replaces `path` with `data` in one rename, for a file rgraph writes outside
+ * its data directory (a harness's settings, rgraph's config): written under
+ * a fresh, unpredictable name beside it, created exclusively (a link or file
+ * planted at that name — or at every name a process could guess — makes the
+ * create fail, never a write through it), then renamed over `path`, which
+ * replaces a link at `path` rather than writing where it points. The new
+ * file gets `mode` exactly when given (an existing file's own mode), else
+ * 0666 less the umask (a harness file's conventional mode). Whether `path`
+ * may be written at all (a project's link leading out) is the caller's call.
+ *
+ * @example
+ * ```ts
+ * import { replaceFile } from "./private_files.ts";
+ * replaceFile("/work/project/.mcp.json", "{}\n"); // 0644 under umask 022
+ * replaceFile("/home/me/.config/rgraph/config.toml", "[identity]\n", 0o600);
+ * ```
  */
-function writeAside(path: string, data: string | Uint8Array): string {
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  const file = Deno.openSync(tmp, { write: true, createNew: true, mode: PRIVATE_FILE_MODE });
+export function replaceFile(path: string, data: string | Uint8Array, mode?: number): void {
+  const tmp = writeAside(path, data, mode ?? 0o666);
   try {
-    writeAll(file, typeof data === "string" ? encoder.encode(data) : data);
+    if (mode !== undefined) Deno.chmodSync(tmp, mode);
+    Deno.renameSync(tmp, path);
   } catch (e) {
-    file.close();
     removeQuietly(tmp);
     throw e;
   }
-  file.close();
-  return tmp;
+}
+
+/** Tries of {@link writeAside}: a name taken (by chance, or planted) is given up for a fresh one. */
+const ASIDE_TRIES = 8;
+
+/**
+ * Writes `data` to a fresh name beside `path` (in the same folder, so it can
+ * be renamed or linked into place), created exclusively with `mode` (0600
+ * unless given; the umask applies), and returns that name; removed again
+ * when writing fails. A name already taken is never opened: another fresh
+ * one is tried.
+ */
+function writeAside(path: string, data: string | Uint8Array, mode = PRIVATE_FILE_MODE): string {
+  for (let attempt = 1;; attempt++) {
+    const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(tmp, { write: true, createNew: true, mode });
+    } catch (e) {
+      if (e instanceof Deno.errors.AlreadyExists && attempt < ASIDE_TRIES) continue;
+      throw e;
+    }
+    try {
+      writeAll(file, typeof data === "string" ? encoder.encode(data) : data);
+    } catch (e) {
+      file.close();
+      removeQuietly(tmp);
+      throw e;
+    }
+    file.close();
+    return tmp;
+  }
 }
 
 function removeQuietly(path: string): void {
@@ -476,4 +521,97 @@ function removeQuietly(path: string): void {
   } catch {
     // Never created, or already gone.
   }
+}
+
+/**
+ * Runs `spawn` (which starts a child process) with the process umask at 077,
+ * restored at once: the child inherits it, so every folder and file it makes
+ * is owner-only whatever the person's umask. For the children that fill
+ * folders rgraph's code is loaded from (`deno install` filling the Deno
+ * cache, `deno bundle`).
+ *
+ * @example
+ * ```ts
+ * import { ownerOnlyUmask } from "./private_files.ts";
+ * const child = ownerOnlyUmask(() => new Deno.Command("/usr/bin/deno", { args: ["install"] }).spawn());
+ * ```
+ */
+export function ownerOnlyUmask<T>(spawn: () => T): T {
+  const before = Deno.umask(GROUP_OTHER_ANY);
+  try {
+    return spawn();
+  } finally {
+    Deno.umask(before);
+  }
+}
+
+/**
+ * Every folder and file under `root` (itself included, a link at it
+ * followed, links below it not) that group or others may write, visited in
+ * turn; stops early when `visit` returns true.
+ */
+function eachWritableByOthers(root: string, visit: (path: string, mode: number) => boolean): void {
+  const walk = (path: string, info: Deno.FileInfo): boolean => {
+    if (info.mode !== null && (info.mode & GROUP_OTHER_WRITE) !== 0 && visit(path, info.mode)) {
+      return true;
+    }
+    if (!info.isDirectory) return false;
+    for (const e of Deno.readDirSync(path)) {
+      if (e.isSymlink) continue;
+      const child = `${path}/${e.name}`;
+      if (walk(child, Deno.lstatSync(child))) return true;
+    }
+    return false;
+  };
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(root);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return;
+    throw e;
+  }
+  walk(root, info);
+}
+
+/**
+ * Takes group and others' write away from `root` and everything under it
+ * that is ours (a folder code is loaded from, filled by a process that ran
+ * under a permissive umask); returns how many it changed.
+ *
+ * @example
+ * ```ts
+ * import { narrowTree } from "./private_files.ts";
+ * narrowTree("/home/me/.cache/deno"); // 0: nothing group or others could write
+ * ```
+ */
+export function narrowTree(root: string): number {
+  const me = currentUid();
+  let changed = 0;
+  eachWritableByOthers(root, (path, mode) => {
+    if (me === null || Deno.lstatSync(path).uid === me) {
+      Deno.chmodSync(path, mode & 0o7777 & ~GROUP_OTHER_WRITE);
+      changed++;
+    }
+    return false;
+  });
+  return changed;
+}
+
+/**
+ * The first folder or file under `root` (itself included) that group or
+ * others may write, with its mode, or null (for `rgraph doctor`).
+ *
+ * @example
+ * ```ts
+ * import { writableByOthers } from "./private_files.ts";
+ * writableByOthers("/home/me/.cache/deno"); // null, or { path: ".../npm", mode: 0o40777 }
+ * ```
+ */
+export function writableByOthers(root: string): { path: string; mode: number } | null {
+  let found: { path: string; mode: number } | null = null;
+  eachWritableByOthers(root, (path, mode) => {
+    found = { path, mode };
+    return true;
+  });
+  return found;
 }

@@ -29,7 +29,14 @@ import {
 } from "../capture/mod.ts";
 import { sha256Hex } from "../digest.ts";
 import project from "../../deno.json" with { type: "json" };
-import { checkPrivateFile, PRIVATE_FILE_MODE, privateDir, writePrivateFile } from "../host/mod.ts";
+import {
+  checkPrivateFile,
+  narrowTree,
+  ownerOnlyUmask,
+  PRIVATE_FILE_MODE,
+  privateDir,
+  writePrivateFile,
+} from "../host/mod.ts";
 
 /** The entry file of a bundle. */
 export const BUNDLE_ENTRY = "hook_bundled.js";
@@ -61,13 +68,18 @@ async function deno(
   args: string[],
   env?: Record<string, string>,
 ): Promise<string> {
-  const out = await new Deno.Command(spec.deno, {
-    args,
-    cwd: spec.checkout,
-    stdout: "piped",
-    stderr: "piped",
-    ...(env ? { env, clearEnv: true } : {}),
-  }).output();
+  // What it writes (the bundle, the Deno cache rgraph's commands load their dependencies from) is
+  // code rgraph runs: owner-only, whatever the person's umask.
+  const out = await ownerOnlyUmask(() =>
+    new Deno.Command(spec.deno, {
+      args,
+      cwd: spec.checkout,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      ...(env ? { env, clearEnv: true } : {}),
+    }).spawn()
+  ).output();
   if (out.code !== 0) {
     const why = dec.decode(out.stderr).trim().split("\n").at(-1) ?? "";
     throw new Error(`deno ${args[0]} exited ${out.code}${why ? `: ${why}` : ""}`);
@@ -190,7 +202,26 @@ export async function cacheDependencies(spec: Checkout): Promise<void> {
       .sort(),
   ];
   const args = ["install", "--quiet", "--entrypoint", ...entries];
-  await deno(spec, args);
+  await fillCache(spec, args);
+  // A harness that empties the environment (Codex) starts rgraph on the default cache: fill it too.
   const { DENO_DIR, XDG_CACHE_HOME, ...harnessEnv } = Deno.env.toObject();
-  if (DENO_DIR !== undefined || XDG_CACHE_HOME !== undefined) await deno(spec, args, harnessEnv);
+  if (DENO_DIR !== undefined || XDG_CACHE_HOME !== undefined) {
+    await fillCache(spec, args, harnessEnv);
+  }
+}
+
+/**
+ * Runs `deno install` (`args`) in `env`, then takes group and others' write
+ * away from the cache it filled: a cache an older install (or another Deno
+ * program) made under umask 000 holds folders another local user could put
+ * code into that every rgraph command then loads.
+ */
+async function fillCache(spec: Checkout, args: string[], env?: Record<string, string>) {
+  await deno(spec, args, env);
+  narrowTree(await denoCacheDir(spec, env));
+}
+
+/** The Deno cache a process started with `env` (this one's when omitted) uses, as `deno info` says. */
+async function denoCacheDir(spec: Checkout, env?: Record<string, string>): Promise<string> {
+  return (JSON.parse(await deno(spec, ["info", "--json"], env)) as { denoDir: string }).denoDir;
 }

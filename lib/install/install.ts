@@ -16,7 +16,13 @@ import { userInfo } from "node:os";
 import pluginSource from "./opencode_plugin.js" with { type: "text" };
 import { configPath, loadConfig } from "../config/mod.ts";
 import { UserError } from "../errors.ts";
-import { createPrivateFile, privateDir, UnsafePathError } from "../host/mod.ts";
+import {
+  createPrivateFile,
+  PRIVATE_FILE_MODE,
+  privateDir,
+  replaceFile,
+  UnsafePathError,
+} from "../host/mod.ts";
 import { type HookBundleRef, type Invocation, invocation } from "./command.ts";
 import {
   buildHookBundle,
@@ -449,7 +455,7 @@ export function relative(root: string, path: string): string {
 /**
  * Writes a plan: the hook bundle first (its hooks need it) and the
  * checkout's dependencies in the Deno caches, then the files
- * atomically (temp file + rename), removed files' emptied directories
+ * atomically (a fresh, exclusively created name beside each, then renamed), removed files' emptied directories
  * pruned. Returns what the user should know about the bundle: a bundle that
  * cannot be built leaves the hooks on the normal command, which they run
  * whenever the bundle's file is missing.
@@ -499,15 +505,15 @@ export async function applyPlan(plan: Plan): Promise<string[]> {
     else await Deno.mkdir(dir, { recursive: true });
     // A symlinked config (dotfiles) keeps its link: the file it points at is replaced.
     const path = c.before === null ? c.path : await Deno.realPath(c.path);
-    const tmp = `${path}.rgraph-${Deno.pid}.tmp`;
-    // rgraph's config will hold a GitHub token: readable by its owner only.
+    // rgraph's config will hold a GitHub token: readable by its owner only. An existing file keeps
+    // its own mode; a new harness file takes the umask's.
     const mode = c.before !== null
-      ? (await Deno.stat(path)).mode ?? undefined
+      ? ((await Deno.stat(path)).mode ?? 0o644) & 0o7777
       : c.what.includes("config")
-      ? 0o600
+      ? PRIVATE_FILE_MODE
       : undefined;
-    await Deno.writeTextFile(tmp, c.after, mode === undefined ? {} : { mode });
-    await Deno.rename(tmp, path);
+    // Never at a name a cloned repository could have planted a link at (issue 26).
+    replaceFile(path, c.after, mode);
   }
   return notes;
 }

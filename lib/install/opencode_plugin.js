@@ -13,6 +13,7 @@
 // it runs everything through that checkout's plugin/rgraph.sh and adds
 // rgraph's MCP server to OpenCode's config itself.
 import { spawn } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const RGRAPH_COMMAND = ["rgraph"]; // rgraph-command (rewritten by `rgraph install`)
@@ -26,16 +27,46 @@ const LAUNCHER = import.meta.url.endsWith("/lib/install/opencode_plugin.js")
   ? fileURLToPath(new URL("../../plugin/rgraph.sh", import.meta.url))
   : null;
 
-/** What rgraph runs for `what`, through the launcher (which does first-run work at session start) or RGRAPH_COMMAND. */
+/**
+ * `program` as a path safe to start from any folder: an absolute path as it
+ * is, a bare name found in PATH's absolute folders only (an empty entry,
+ * `.` or `bin` names OpenCode's folder, a cloned repository, whose own `sh`
+ * would run), else null (as rgraph's lib/host/which.ts finds programs).
+ */
+function absoluteProgram(program) {
+  if (program.startsWith("/")) return program;
+  if (program.includes("/")) return null;
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    if (!dir.startsWith("/")) continue;
+    const file = `${dir.replace(/\/+$/, "")}/${program}`;
+    try {
+      if (!statSync(file).isFile()) continue;
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/**
+ * What rgraph runs for `what`, through the launcher (which does first-run work at session start) or
+ * RGRAPH_COMMAND; its program an absolute path (throws when there is none).
+ */
 function rgraphArgv(what) {
-  if (LAUNCHER !== null) return ["sh", LAUNCHER, "opencode", what];
   const own = {
     "session-start": ["hook", "opencode"],
     hook: ["hook", "opencode"],
     "session-end": ["sweep", "--background"],
     "serve-mcp": ["serve-mcp"],
   };
-  return [...RGRAPH_COMMAND, ...own[what]];
+  const [program, ...args] = LAUNCHER !== null
+    ? ["sh", LAUNCHER, "opencode", what]
+    : [...RGRAPH_COMMAND, ...own[what]];
+  const found = absoluteProgram(program);
+  if (found === null) throw new Error(`${program}: not found in PATH's absolute folders`);
+  return [found, ...args];
 }
 
 /** The longest the plugin waits for rgraph: a stuck hook must not hold the agent. */
@@ -180,11 +211,15 @@ export const RgraphPlugin = ({ directory }) => {
   if (LAUNCHER !== null) {
     // As a plugin package rgraph brings its MCP server too; one the user configured wins.
     hooks.config = (config) => {
-      if (config && typeof config === "object") {
-        config.mcp = {
-          rgraph: { type: "local", command: rgraphArgv("serve-mcp") },
-          ...(config.mcp ?? {}),
-        };
+      try {
+        if (config && typeof config === "object") {
+          config.mcp = {
+            rgraph: { type: "local", command: rgraphArgv("serve-mcp") },
+            ...(config.mcp ?? {}),
+          };
+        }
+      } catch {
+        // no sh in PATH's absolute folders: no MCP server rather than the project's own
       }
       return Promise.resolve();
     };

@@ -30,7 +30,7 @@ import { StoreConnection } from "./connection.ts";
 import { callIds, type ServerEnv, SESSION_VARIABLES } from "./call_ids.ts";
 import { StdioTransport } from "./stdio.ts";
 import { neutralizeLine } from "../untrusted.ts";
-import { firstLine } from "../errors.ts";
+import { firstLine, redact } from "../errors.ts";
 // Not from main.ts: main.ts awaits the command module at top level, so importing it back would deadlock.
 import project from "../../deno.json" with { type: "json" };
 
@@ -104,7 +104,8 @@ function harnessOf(clientName: string | undefined): string | null {
 }
 
 function text(t: string, isError = false) {
-  return { content: [{ type: "text" as const, text: t }], ...(isError ? { isError } : {}) };
+  // What the model reads: never a secret a store's or GitHub's message quoted.
+  return { content: [{ type: "text" as const, text: redact(t) }], ...(isError ? { isError } : {}) };
 }
 
 /** What the tool says while the shared store is down: the model should not wait for it. */

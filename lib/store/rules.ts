@@ -2,7 +2,8 @@
  * Decisions both stores make the same way, whatever their query language:
  * what a forget selects, a Touch query's filters, what a settlement writes,
  * how a lease reads back, how counted Touches sum up, which members a range
- * asks for, when a Listing counts as complete. Pure: no I/O.
+ * asks for, when a Listing counts as complete, which Listings are their
+ * asker's own. Pure: no I/O.
  *
  * @example
  * ```ts
@@ -35,6 +36,26 @@ export function settlementFields(s: Settlement): {
     detail: s.status === "unresolved" ? s.detail ?? null : null,
     failure: s.status === "pending" ? s.failure ?? null : null,
   };
+}
+
+/** A free-text parameter in a canonical Listing key: `?q=…` or `&q=…`. */
+const FREE_TEXT = /[?&]q=/;
+
+/**
+ * Whether a Listing is its asker's own, as a Touch is: one asked with free
+ * text (a list's `q=` search, `--search`, `gh search`). Its key holds the
+ * person's own words, so a shared store never holds it (only the asker's
+ * machine does, and a teammate asking the same words fetches their own);
+ * its members, public Resources, are shared as any.
+ *
+ * @example
+ * ```ts
+ * isOwnListing("github:lumendb/lumen/issues?q=codename-falcon&state=all"); // true
+ * isOwnListing("github:lumendb/lumen/issues?label=bug&state=open"); // false
+ * ```
+ */
+export function isOwnListing(key: string): boolean {
+  return FREE_TEXT.test(key);
 }
 
 /** A lease as a store's row names it (`address`, `owner`, `until`). */

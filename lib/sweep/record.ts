@@ -21,6 +21,7 @@
 import type { SweepTrigger } from "./lock.ts";
 import { summaryLine, type SweepSummary } from "./summary.ts";
 import { neutralizeLine } from "../untrusted.ts";
+import { redact } from "../errors.ts";
 import { privateDataDir } from "../config/paths/mod.ts";
 import { appendPrivateFile, writePrivateFile } from "../host/mod.ts";
 
@@ -206,7 +207,12 @@ export function readSweepRecord(dataDir: string): SweepRecord {
 /** Replaces the record in one rename, so a reader sees the old one or the new one. */
 export function writeSweepRecord(dataDir: string, record: SweepRecord): void {
   privateDataDir(dataDir);
-  writePrivateFile(recordPath(dataDir), JSON.stringify(record, null, 2) + "\n");
+  // `status --json` and doctor show the last error as it is kept: kept without a secret it quotes.
+  const kept = record.last_error === null ? record : {
+    ...record,
+    last_error: { ...record.last_error, message: redact(record.last_error.message) },
+  };
+  writePrivateFile(recordPath(dataDir), JSON.stringify(kept, null, 2) + "\n");
 }
 
 /**

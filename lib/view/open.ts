@@ -16,7 +16,7 @@
  */
 
 import { firstLine } from "../errors.ts";
-import { privateDir, writePrivateFile } from "../host/mod.ts";
+import { absoluteProgram, privateDir, writePrivateFile } from "../host/mod.ts";
 
 /** What became of asking the browser to open the view. */
 export type Opened = { ok: true; cleanup: () => void } | {
@@ -25,15 +25,23 @@ export type Opened = { ok: true; cleanup: () => void } | {
   cleanup: () => void;
 };
 
-/** The command that opens a file in the default browser on this system. */
-function opener(file: string): [string, string[]] {
+/**
+ * The program that opens a file in the default browser on this system, as an
+ * absolute path (never one the working directory supplies: `rgraph view` runs
+ * in a project folder, where an empty PATH entry would find its `xdg-open`),
+ * or its bare name when none is found.
+ */
+function opener(): { name: string; path: string | null } {
   switch (Deno.build.os) {
     case "darwin":
-      return ["open", [file]];
+      return { name: "open", path: "/usr/bin/open" };
     case "windows":
-      return ["explorer.exe", [file]];
+      return {
+        name: "explorer.exe",
+        path: `${Deno.env.get("SystemRoot") ?? "C:\\Windows"}\\explorer.exe`,
+      };
     default:
-      return ["xdg-open", [file]];
+      return { name: "xdg-open", path: absoluteProgram("xdg-open") };
   }
 }
 
@@ -69,10 +77,13 @@ export function openInBrowser(url: string, dataDir: string, port: number): Opene
     cleanup();
     return { ok: false, why: `could not write ${file}: ${firstLine(e)}`, cleanup };
   }
-  const [command, args] = opener(file);
+  const command = opener();
+  if (command.path === null) {
+    return { ok: false, why: `no ${command.name} in PATH's absolute folders`, cleanup };
+  }
   try {
-    const child = new Deno.Command(command, {
-      args,
+    const child = new Deno.Command(command.path, {
+      args: [file],
       stdin: "null",
       stdout: "null",
       stderr: "null",
@@ -81,6 +92,6 @@ export function openInBrowser(url: string, dataDir: string, port: number): Opene
     child.status.catch(() => {});
     return { ok: true, cleanup };
   } catch (e) {
-    return { ok: false, why: `could not start ${command}: ${firstLine(e)}`, cleanup };
+    return { ok: false, why: `could not start ${command.path}: ${firstLine(e)}`, cleanup };
   }
 }

@@ -20,6 +20,8 @@ import assert from "node:assert/strict";
 import { configToml, sandbox } from "../helpers.ts";
 import { freshGraphStore, graphStore, holdServer, SERVERS, wipe } from "../graph_helpers.ts";
 import { touch } from "../store_contract.ts";
+import neo4j from "neo4j-driver";
+import { SHARED_LOGIN_STEP } from "../../lib/store/login.ts";
 
 const NEO4J = SERVERS.find((s) => s.name === "neo4j")!.url;
 const TLS_URL = Deno.env.get("RGRAPH_TEST_NEO4J_TLS_URL") ?? "";
@@ -138,29 +140,78 @@ tlsTest(
   },
 );
 
+/** Runs `statement` on the TLS server as `login` (the team's admin step, or undoing it). */
+async function asAdmin(statement: string, login = "alice"): Promise<void> {
+  const driver = neo4j.driver(ssc(TLS_URL), neo4j.auth.basic(login, `${login}-password`));
+  try {
+    await driver.executeQuery(statement);
+  } finally {
+    await driver.close();
+  }
+}
+
+const UNSHARE = "MATCH (t:RgraphSetting) DETACH DELETE t";
+
 tlsTest(
-  "a config posing as another user with its own login is refused; a shared login is said so",
+  "a config posing as another user with its own login is refused, shared_login = true in it or not, until the server says the team shares one login",
   async () => {
-    // Bob writes user_id = "alice" to read and forget Alice's Touches, logging in as himself.
+    // Alice's Touch, on the server.
+    const alice = await teamMember("alice", ssc(TLS_URL), "alice");
+    // Bob writes user_id = "alice" to read and forget Alice's Touches, logging in as himself —
+    // and adds shared_login = true to his own config (issue 26, finding 5).
     const posing = await teamMember("alice", ssc(TLS_URL), "bob");
     const shared = await teamMember("alice", ssc(TLS_URL), "bob", "shared_login = true\n");
+    await asAdmin(UNSHARE);
     try {
+      const hook = await alice.rgraph(["hook", "claude-code"], {
+        stdin: JSON.stringify({
+          session_id: "s",
+          hook_event_name: "UserPromptSubmit",
+          prompt: "see acme/codename-falcon#1",
+        }),
+      });
+      assert.equal(hook.code, 0);
+      assert.equal((await alice.rgraph(["touches"])).code, 0, "alice's Touch sent on");
       for (const args of [["touches"], ["forget", "--all"], ["sweep"]]) {
         const r = await posing.rgraph(args);
         assert.equal(r.code, 1, `${args[0]}: ${r.stdout}`);
         assert.match(
           oneLine(r.stderr),
-          /the store login 'bob' is not \[identity\] user_id 'alice'.*\[store\] shared_login = true/,
+          /the store login 'bob' is not \[identity\] user_id 'alice' \(Touches belong to user_id\): connect with your own login \(\[store\] user = "alice"\)$/,
         );
+        const s = await shared.rgraph(args);
+        assert.equal(s.code, 1, `${args[0]}: ${s.stdout}`);
+        assert.match(
+          oneLine(s.stderr),
+          /\[store\] shared_login = true, but the server does not say its team shares one login .*: connect with your own login .* and remove \[store\] shared_login$/,
+        );
+        assert.doesNotMatch(s.stdout, /codename-falcon/, "none of Alice's Touches shown");
       }
-      const doctor = await posing.rgraph(["doctor", "--json", "--dir", posing.dir]);
-      const login = (JSON.parse(doctor.stdout) as { check: string; ok: boolean }[])
-        .find((c) => c.check === "store login");
-      assert.equal(login?.ok, false, doctor.stdout);
+      for (const sb of [posing, shared]) {
+        const doctor = await sb.rgraph(["doctor", "--json", "--dir", sb.dir]);
+        const login = (JSON.parse(doctor.stdout) as { check: string; ok: boolean }[])
+          .find((c) => c.check === "store login");
+        assert.equal(login?.ok, false, doctor.stdout);
+      }
 
+      // Whoever set the server up says the team shares one login (SECURITY.md's step).
+      await asAdmin(SHARED_LOGIN_STEP);
       const r = await shared.rgraph(["touches"]);
       assert.equal(r.code, 0, r.stderr);
+      assert.match(
+        r.stdout,
+        /codename-falcon/,
+        "a shared login is the team's: private by convention only",
+      );
+      const unacknowledged = await posing.rgraph(["touches"]);
+      assert.equal(unacknowledged.code, 1);
+      assert.match(
+        oneLine(unacknowledged.stderr),
+        /the server says its team shares the login 'bob': add \[store\] shared_login = true$/,
+      );
     } finally {
+      await asAdmin(UNSHARE).catch(() => {});
+      await alice.cleanup();
       await posing.cleanup();
       await shared.cleanup();
     }

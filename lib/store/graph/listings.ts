@@ -2,7 +2,8 @@
  * The graph store's Listings: writing one with its members in order (by the
  * node ids this process just wrote when it can, in one flight), finding a
  * repository's, and reading members by position. A member that could not
- * be stored leaves the Listing partial.
+ * be stored leaves the Listing partial. A Listing asked with free text never
+ * reaches the server: it is its asker's own, kept in their local index.
  *
  * @example
  * ```ts
@@ -12,7 +13,7 @@
  * @module
  */
 
-import { listingComplete, memberRange } from "../rules.ts";
+import { isOwnListing, listingComplete, memberRange } from "../rules.ts";
 import type { Listing, ListingKind, ListingMember } from "../../types.ts";
 import { BY_KEY } from "./cypher.ts";
 import { MARK_LISTING, STAMP_LISTING } from "./changes.ts";
@@ -67,12 +68,22 @@ RETURN m.position AS position, n ORDER BY position`;
 /** Raised inside a Listing write whose members changed under it: it is written again, the long way. */
 class MembersMoved extends Error {}
 
-/** Replaces the Listing and its members (addresses or aliases of stored Resources). */
+/**
+ * Replaces the Listing and its members (addresses or aliases of stored
+ * Resources). A Listing asked with free text is its asker's own
+ * (`isOwnListing`): it goes to the local index alone, never to the server,
+ * where every login could read the words; its members were written as
+ * Resources like any.
+ */
 export async function putListing(
   c: Connection,
   listing: Listing,
   members: string[],
 ): Promise<void> {
+  if (isOwnListing(listing.key)) {
+    await c.mirror?.putListing(listing, members);
+    return;
+  }
   const unique = [...new Set(members)];
   const known = unique.every((a) => c.written.has(a));
   try {
@@ -127,13 +138,17 @@ export function listingsOf(c: Connection, rows: Props[]): Listing[] {
   });
 }
 
-/** The Listing stored under `key`, or null. */
+/** The Listing stored under `key` (an own one: in the local index), or null. */
 export async function getListing(c: Connection, key: string): Promise<Listing | null> {
+  if (isOwnListing(key)) return await c.mirror?.getListing(key) ?? null;
   const rows = await c.read(GET_LISTING, { key });
   return rows.length ? decodeListing(nodeProps(rows[0].l), c.skip) : null;
 }
 
-/** Every stored Listing of one kind on a repository (any writer's), by key. */
+/**
+ * Every stored Listing of one kind on a repository, by key: any writer's on
+ * the server, and this user's own (free-text) ones from the local index.
+ */
 export async function findListings(
   c: Connection,
   owner: string,
@@ -143,7 +158,10 @@ export async function findListings(
   const rows = await c.read(FIND_LISTINGS, {
     prefix: `github:${owner.toLowerCase()}/${repo.toLowerCase()}/${kind}?`,
   });
-  return listingsOf(c, rows);
+  const own = (await c.mirror?.findListings(owner, repo, kind) ?? [])
+    .filter((l) => isOwnListing(l.key));
+  const shared = listingsOf(c, rows).filter((l) => !isOwnListing(l.key));
+  return [...shared, ...own].sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
 
 /** The Listing's members in `range` (every one without), by position. */
@@ -152,6 +170,7 @@ export async function listingMembers(
   key: string,
   range?: { offset: number; limit: number },
 ): Promise<ListingMember[]> {
+  if (isOwnListing(key)) return await c.mirror?.listingMembers(key, range) ?? [];
   const rows = await c.read(LISTING_MEMBERS, { key, ...memberRange(range) });
   return rows.flatMap((r) => {
     const m = decodeMember(Number(r.position), r.n as GraphNode, c.skip);

@@ -25,7 +25,12 @@ import { connectGraph } from "./connect.ts";
 import type { GraphStore, GraphTarget } from "./store.ts";
 import { copyToGraph, drainOutbox, type MigrateCounts, syncStores } from "./outbox.ts";
 import { storeLog } from "./store_log.ts";
-import { loginMismatch, LoginMismatchError } from "../login.ts";
+import {
+  loginMismatch,
+  LoginMismatchError,
+  type LoginRefusal,
+  SHARED_LOGIN_QUERY,
+} from "../login.ts";
 
 /**
  * Connects to the graph store `[store] url` names, as the configured user;
@@ -45,16 +50,38 @@ async function connectConfigured(config: Config): Promise<GraphStore> {
   return await asIdentity(store, config.identity.user_id, config);
 }
 
+/**
+ * Why `store`'s login may not act as `userId` (see {@link loginMismatch}), or
+ * null; asks the server whether its team shares one login only when that
+ * matters.
+ */
+async function loginRefusal(
+  store: GraphStore,
+  userId: string | null,
+  configShared: boolean,
+): Promise<LoginRefusal | null> {
+  const facts = { login: store.login, userId, configShared, serverShared: false };
+  if (loginMismatch(facts) === null && !configShared) return null;
+  const [row] = await store.cypher(SHARED_LOGIN_QUERY);
+  return loginMismatch({ ...facts, serverShared: row?.shared === true });
+}
+
 /** `store`, or a refusal (closing it) when its login may not act as `userId`. */
 async function asIdentity(
   store: GraphStore,
   userId: string | null,
   config: Config,
 ): Promise<GraphStore> {
-  const why = loginMismatch(store.login, userId, config.store.shared_login);
+  let why: LoginRefusal | null;
+  try {
+    why = await loginRefusal(store, userId, config.store.shared_login);
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
   if (why === null) return store;
   await store.close();
-  throw new LoginMismatchError(store.login!, `${config.file}: ${why}`);
+  throw new LoginMismatchError(store.login!, why, config.file);
 }
 
 /**
@@ -129,7 +156,8 @@ export async function sendOutbox(store: GraphStore): Promise<number> {
 /**
  * `rgraph migrate`: copies the embedded store at `path` (its Resources,
  * Listings and `userId`'s Touches) into the graph store at `target`, whose
- * login must be `userId`'s unless `sharedLogin` (see {@link loginMismatch}).
+ * login must be `userId`'s unless the server says the team shares one and
+ * `sharedLogin` acknowledges it (see {@link loginMismatch}).
  */
 export async function migrateToGraph(
   path: string,
@@ -142,8 +170,8 @@ export async function migrateToGraph(
     const graph = await connectGraph(target, { leaseUser: userId });
     try {
       // The Touches copied become userId's on the server: the login must be theirs too.
-      const why = loginMismatch(graph.login, userId, options.sharedLogin);
-      if (why !== null) throw new UserError(why);
+      const why = await loginRefusal(graph, userId, options.sharedLogin);
+      if (why !== null) throw new UserError(`${why.problem}: ${why.fix}`);
       return await copyToGraph(local, graph, userId);
     } finally {
       await graph.close();

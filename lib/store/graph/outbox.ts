@@ -18,6 +18,7 @@
 import type { SqliteStore } from "../sqlite/mod.ts";
 import type { GraphStore } from "./store.ts";
 import { type IndexReport, refreshLocalIndex } from "./index_sync.ts";
+import { isOwnListing } from "../rules.ts";
 
 /** Touches moved per graph transaction. */
 const DRAIN_BATCH = 500;
@@ -92,6 +93,8 @@ export async function copyToGraph(
     counts.resources += writes.length;
   }
   for (const { listing, members } of local.exportListings()) {
+    // A free-text Listing holds its asker's words: it stays on this machine.
+    if (isOwnListing(listing.key)) continue;
     await graph.putListing(listing, members);
     counts.listings++;
   }

@@ -77,6 +77,11 @@ export const UPGRADES = [
    MERGE (c:RgraphTouchCount {key: user + '\u001f' + status + '\u001f' + outcome + '\u001f' + reason})
    SET c.user_id = user, c.status = status, c.outcome = outcome, c.reason = reason, c.n = n,
      c.avoided = avoided`,
+  // A Listing asked with free text is its asker's own (issue 26): earlier versions shared it, and
+  // its key held the words and its fetched_at when. It goes; each asker's machine keeps its own.
+  `MATCH (l:Listing)
+   WHERE l.key CONTAINS '?q=' OR l.key CONTAINS '&q='
+   DETACH DELETE l`,
   // Search: Resources stored before it get the text the index reads (see search.ts).
   SEARCH_UPGRADE,
 ] as const;
