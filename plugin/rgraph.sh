@@ -17,6 +17,23 @@
 harness=$1
 what=$2
 shift 2
+
+# Copilot CLI's hooks have no matcher, so its tool hook runs on every tool call: only a call
+# that can read GitHub goes on (COPILOT_TOOLS in lib/install/dispatch.ts; tests/plugin_test.ts
+# keeps the list equal). The payload's toolName is cut out with parameter expansions: a Read or
+# an Edit costs this shell and starts nothing.
+if [ "$harness $what $*" = "copilot hook --event preToolUse" ]; then
+  payload=$(cat)
+  tool=${payload#*'"toolName"'}
+  tool=${tool#*'"'}
+  case $payload in *'"toolName"'*)
+    case ${tool%%'"'*} in bash | powershell | web_fetch | *-*) ;; *) exit 0 ;; esac
+    ;;
+  esac
+  exec <<EOF
+$payload
+EOF
+fi
 root=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
 
 deno=$(command -v deno 2>/dev/null)

@@ -45,6 +45,16 @@ const WAIT_MS = 3000;
 const RESOURCE_TOOL = "rgraph_resource";
 
 /**
+ * Whether a call of `tool` can read GitHub: the shell, the web fetch, or an MCP tool
+ * (`<server>_<tool>`; OpenCode's own tools have no `_`), rgraph's `resource` among them. Any
+ * other call (read, edit, grep, todowrite, task…) starts no process: rgraph's dispatch rule
+ * (`dispatches` in lib/install/dispatch.ts), decided here in-process.
+ */
+function mayReadGitHub(tool) {
+  return tool === "bash" || tool === "webfetch" || (typeof tool === "string" && tool.includes("_"));
+}
+
+/**
  * Runs `rgraph hook opencode` with `payload` on its standard input. Resolves
  * with what it printed once it exits (or WAIT_MS pass) when `wait`, at once
  * otherwise; never rejects.
@@ -133,6 +143,7 @@ export const RgraphPlugin = ({ directory }) => {
     "tool.execute.before": async (input, output) => {
       try {
         const tool = input?.tool ?? null;
+        if (!mayReadGitHub(tool)) return;
         await send({
           event: "tool.execute.before",
           session_id: input?.sessionID ?? null,
