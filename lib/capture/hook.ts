@@ -64,6 +64,21 @@ export interface HookOptions {
  */
 const HOOK_BUSY_TIMEOUT_MS = 450;
 
+/**
+ * The longest write-ahead log (in pages) the hook leaves behind. The hook
+ * exits without closing the store: closing the last connection checkpoints
+ * the log into the database (two fsyncs), deletes the log and its index
+ * (`-wal`, `-shm`), and the next hook re-creates both (one more fsync, of
+ * the folder) — four fsyncs and two unlinks per Touch. Left open, a commit
+ * costs no fsync (WAL with `synchronous = NORMAL`): it is in the log, so a
+ * killed hook or harness loses nothing; a power loss or OS crash can lose
+ * the Touches written since the log was last synced (at most this many
+ * pages: about fourteen Touches). The next process that opens the store
+ * rebuilds the log's index by reading the log, so the log is kept short:
+ * once it holds this many pages the hook that commits checkpoints it.
+ */
+const HOOK_WAL_PAGES = 128;
+
 /** Which Touches, of what session: for a log line. */
 function which(touches: NewTouch[]): string {
   const shown = touches.slice(0, 3).map((t) => t.address.slice(0, 120)).join(", ");
@@ -193,7 +208,10 @@ async function capture(
   const sqlite = await import("../store/sqlite/mod.ts");
   let store;
   try {
-    store = sqlite.openEmbeddedStore(config.store.path, { busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS });
+    store = sqlite.openEmbeddedStore(config.store.path, {
+      busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
+      walCheckpointPages: HOOK_WAL_PAGES,
+    });
     if (touches.length) await store.recordTouches(touches);
   } catch (e) {
     // No Nudge either: the store cannot be used, and the harness is waiting.
@@ -214,20 +232,14 @@ async function capture(
     }
     return null;
   }
-  try {
-    if (!wantsNudge || event.type !== "tool_start") return null;
-    for (const address of addresses) {
-      const line = await nudgeText(store, address, now);
-      if (line !== null) return adapter.renderNudge(line, event);
-    }
-    return null;
-  } finally {
-    // Closing is the cheaper way out: the last connection's close checkpoints
-    // the WAL and removes it. Exiting without it loses nothing committed, but
-    // leaves the next hook to rebuild the WAL index on open (measured: over
-    // 300 hooks that open grew from 0.3 ms to 5 ms).
-    await store.close();
+  // The store stays open: the hook's process exits (Deno.exit) without closing it, which
+  // keeps the write-ahead log (see HOOK_WAL_PAGES).
+  if (!wantsNudge || event.type !== "tool_start") return null;
+  for (const address of addresses) {
+    const line = await nudgeText(store, address, now);
+    if (line !== null) return adapter.renderNudge(line, event);
   }
+  return null;
 }
 
 /**
