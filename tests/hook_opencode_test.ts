@@ -130,7 +130,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "opencode plugin: only a call that can read GitHub starts a process (bash, webfetch, MCP tools, rgraph's own); read, edit, grep, todowrite and task start none",
+    "opencode plugin: only a call that can read GitHub starts a process (gh in bash, a webfetch of github.com, GitHub MCP tools, rgraph's own); read, edit, grep, todowrite, task and ls start none",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -145,18 +145,22 @@ Deno.test({
       for (const tool of ["read", "edit", "write", "grep", "glob", "list", "todowrite", "task"]) {
         await call(tool, { filePath: "/home/dev/app/gh.md", pattern: "gh issue view 5" });
       }
+      // The shell, for a command that names nothing on GitHub.
+      await call("bash", { command: "ls -la && git status" });
       await call("bash", { command: "gh issue view 5 -R o/r" });
       await call("webfetch", { url: "https://github.com/o/r/issues/5", format: "text" });
       await call("github_issue_read", { method: "get", owner: "o", repo: "r", issue_number: 5 });
       await call("rgraph_resource", { address: "o/r#5" });
-      const tools = async () => {
+      const tools = () => {
         try {
           // The session hint's request (at load) is no tool call.
-          return [...Deno.readDirSync(starts)].map((e) =>
-            JSON.parse(Deno.readTextFileSync(`${starts}/${e.name}`))
-          ).filter((p) => p.event === "tool.execute.before").map((p) => p.tool).sort();
+          return Promise.resolve(
+            [...Deno.readDirSync(starts)].map((e) =>
+              JSON.parse(Deno.readTextFileSync(`${starts}/${e.name}`))
+            ).filter((p) => p.event === "tool.execute.before").map((p) => p.tool).sort(),
+          );
         } catch {
-          return [];
+          return Promise.resolve([]); // a start still writing its file
         }
       };
       const seen = await waitFor(tools, (t) => t.length >= 4);

@@ -63,33 +63,77 @@ export const PRE_TOOL_EVENT: Readonly<Record<MatcherHarness, string>> = {
   grok: "PreToolUse",
 };
 
+/** The events of a tool call rgraph hooks, per harness (OpenCode's plugin has its own). */
+export const TOOL_EVENTS: Readonly<Record<Exclude<HarnessName, "opencode">, string[]>> = {
+  "claude-code": ["PreToolUse"],
+  codex: ["PreToolUse"],
+  gemini: ["BeforeTool"],
+  grok: ["PreToolUse"],
+  copilot: ["preToolUse"],
+  cursor: ["beforeShellExecution", "beforeMCPExecution"],
+};
+
 /** Copilot CLI's tools that may read GitHub, as `case` patterns: MCP tools are `<server>-<tool>`. */
 export const COPILOT_TOOLS = ["bash", "powershell", "web_fetch", "*-*"] as const;
 
 /**
- * The `sh` words in front of Copilot's preToolUse command: the payload is
- * read, its `toolName` cut out with parameter expansions (no process
- * started), and the call ends there unless the name is one of
- * {@link COPILOT_TOOLS}; else the payload goes on to rgraph on its standard
- * input. A payload without a camelCase `toolName` (the snake_case form) goes
- * on too: a needless hook run costs time, a skipped read a Touch. A
- * `"toolName"` inside the arguments is escaped (`\"toolName\"`), so only the
- * payload's own key matches.
+ * What the payload of every tool call that can read GitHub holds, as `case`
+ * patterns: `gh` as a word (the only command the parser reads), `github` in
+ * any case (every URL it reads, every GitHub MCP server's tool name), or
+ * rgraph's own `resource` tool under any harness's naming (`isMemoryRead`). A shell command that is none of
+ * these (`ls`, `git status`, `deno test`) names nothing on GitHub.
+ * {@link mentionsGitHub} is the same test in JavaScript.
  */
-export const COPILOT_GATE = `p=$(cat); t=\${p#*'"toolName"'}; t=\${t#*'"'}; ` +
-  `case $p in *'"toolName"'*) case \${t%%'"'*} in ${COPILOT_TOOLS.join("|")}) ;; ` +
-  `*) exit 0;; esac;; esac; printf '%s\\n' "$p" | `;
+export const READ_PATTERNS = [
+  "*[!A-Za-z0-9_-]gh[!A-Za-z0-9_-]*",
+  "*[Gg][Ii][Tt][Hh][Uu][Bb]*",
+  "*rgraph[_:-]resource*",
+  "*rgraph__resource*",
+] as const;
 
-/** `command` behind {@link COPILOT_GATE}. */
-export function gated(command: string): string {
-  return `${COPILOT_GATE}{ ${command}; }`;
+/** {@link READ_PATTERNS} as one regular expression (case-sensitive, like `case`). */
+const READ_RE =
+  /[^A-Za-z0-9_-]gh[^A-Za-z0-9_-]|[Gg][Ii][Tt][Hh][Uu][Bb]|rgraph[_:-]resource|rgraph__resource/;
+
+/**
+ * Whether a tool call's payload text may name something on GitHub: the test
+ * the installed commands' gate makes in `sh` ({@link READ_PATTERNS}), for
+ * the OpenCode plugin's twin of it and the benchmarks.
+ */
+export function mentionsGitHub(text: string): boolean {
+  return READ_RE.test(text);
+}
+
+/**
+ * The `sh` words in front of a tool hook's command: the payload is read and
+ * the call ends there unless it {@link READ_PATTERNS | mentions GitHub} —
+ * and, for Copilot CLI, whose hooks have no matcher, unless its `toolName`
+ * (cut out with parameter expansions) is one of {@link COPILOT_TOOLS}. Else
+ * the payload goes on to rgraph on its standard input. No process starts
+ * for the test; a payload without a camelCase `toolName` (the snake_case
+ * form) passes the name test: a needless hook run costs time, a skipped
+ * read a Touch. A `"toolName"` inside the arguments is escaped
+ * (`\"toolName\"`), so only the payload's own key matches.
+ */
+function gate(copilot: boolean): string {
+  const toolTest = copilot
+    ? `t=\${p#*'"toolName"'}; t=\${t#*'"'}; case $p in *'"toolName"'*) case \${t%%'"'*} in ` +
+      `${COPILOT_TOOLS.join("|")}) ;; *) exit 0;; esac;; esac; `
+    : "";
+  return `p=$(cat); ${toolTest}case $p in ${READ_PATTERNS.join("|")}) ;; *) exit 0;; esac; ` +
+    `printf '%s\\n' "$p" | `;
+}
+const GATES = [gate(true), gate(false)];
+
+/** `command`, the tool hook of `harness`, behind its gate. */
+export function gated(harness: HarnessName, command: string): string {
+  return `${gate(harness === "copilot")}{ ${command}; }`;
 }
 
 /** The command inside a {@link gated} one, or null when `command` is not gated. */
 export function ungated(command: string): string | null {
-  return command.startsWith(`${COPILOT_GATE}{ `) && command.endsWith("; }")
-    ? command.slice(COPILOT_GATE.length + 2, -3)
-    : null;
+  const g = GATES.find((g) => command.startsWith(`${g}{ `));
+  return g !== undefined && command.endsWith("; }") ? command.slice(g.length + 2, -3) : null;
 }
 
 /** A matcher that selects every tool: `*`, empty, or none (Claude Code, Codex, Gemini, Grok). */

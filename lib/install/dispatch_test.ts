@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { COPILOT_GATE, dispatches, gated, PRE_TOOL_MATCHER, ungated } from "./dispatch.ts";
+import { dispatches, gated, mentionsGitHub, PRE_TOOL_MATCHER, ungated } from "./dispatch.ts";
 import { addressesFromToolCall } from "../address/mod.ts";
 import { isMemoryRead } from "../capture/mod.ts";
 import type { HarnessName } from "../types.ts";
 
 /** Per harness: tool calls that can read GitHub (as that harness names them), and others. */
-const TOOLS: Record<HarnessName, { reads: [string, unknown][]; others: string[] }> = {
+type Tools = { reads: [string, unknown][]; others: string[] };
+const TOOLS: Record<HarnessName, Tools> = {
   "claude-code": {
     reads: [
       ["Bash", { command: "gh issue view 5 --repo o/r" }],
@@ -131,10 +132,10 @@ Deno.test("the matchers are regular expressions every harness reads alike", () =
   }
 });
 
-/** Runs the gate in `sh` with `payload` on standard input: what reached the command behind it. */
-async function throughGate(payload: string): Promise<string | null> {
+/** Runs `harness`'s gate in `sh` with `payload` on standard input: what reached the command behind it. */
+async function throughGate(harness: HarnessName, payload: string): Promise<string | null> {
   const child = new Deno.Command("sh", {
-    args: ["-c", gated("cat; echo '<ran>'")],
+    args: ["-c", gated(harness, "cat; echo '<ran>'")],
     stdin: "piped",
     stdout: "piped",
   }).spawn();
@@ -145,33 +146,57 @@ async function throughGate(payload: string): Promise<string | null> {
   return out.endsWith("<ran>\n") ? out.slice(0, -"<ran>\n".length) : null;
 }
 
-Deno.test("Copilot's gate passes the payload of a tool that can read GitHub, unchanged, and stops the others in sh", async () => {
-  for (const [tool] of TOOLS.copilot.reads) {
-    const payload = JSON.stringify({
-      sessionId: "s",
-      timestamp: 1,
-      cwd: "/w",
-      toolName: tool,
-      toolArgs: { command: "gh issue view 5 -R o/r; echo '$(id)' `x` \\n" },
-    });
-    assert.equal(await throughGate(payload), `${payload}\n`, tool);
+Deno.test("the gate passes every GitHub read's payload, unchanged, and stops a shell command that names nothing on GitHub", async () => {
+  for (const [harness, { reads }] of Object.entries(TOOLS) as [HarnessName, Tools][]) {
+    if (harness === "opencode") continue; // its plugin decides in-process
+    for (const [tool, input] of reads) {
+      const payload = JSON.stringify({
+        session_id: "s",
+        cwd: "/home/dev/app",
+        hook_event_name: "PreToolUse",
+        tool_name: tool,
+        tool_input: input,
+      });
+      assert.ok(mentionsGitHub(payload), `${harness} ${tool}`);
+      assert.equal(await throughGate(harness, payload), `${payload}\n`, `${harness} ${tool}`);
+    }
   }
+  for (const command of ["ls -la", "git status", "deno test tests/x_test.ts", "rg -n high src"]) {
+    const payload = JSON.stringify({
+      cwd: "/home/dev/app",
+      tool_name: "Bash",
+      tool_input: { command },
+    });
+    assert.ok(!mentionsGitHub(payload), command);
+    assert.equal(await throughGate("claude-code", payload), null, command);
+  }
+  // What sh does with the payload's text: nothing. It reaches rgraph byte for byte.
+  const odd = JSON.stringify({
+    tool_name: "Bash",
+    tool_input: { command: "gh issue view 5; echo '$(id)' `x` \\n \\\\ %s" },
+  });
+  assert.equal(await throughGate("codex", odd), `${odd}\n`);
+});
+
+Deno.test("Copilot's gate also stops a tool that cannot fetch, whatever its arguments say", async () => {
   for (const tool of TOOLS.copilot.others) {
-    // The arguments name a shell tool: only the payload's own key counts.
+    // The arguments name a shell tool and GitHub: only the payload's own key counts.
     const payload = JSON.stringify({
       sessionId: "s",
       toolName: tool,
-      toolArgs: { toolName: "bash" },
+      toolArgs: { toolName: "bash", path: "docs/github.md" },
     });
-    assert.equal(await throughGate(payload), null, tool);
+    assert.equal(await throughGate("copilot", payload), null, tool);
   }
   // Spacing as a pretty-printer writes it, and the snake_case form (no `toolName`), go through.
-  assert.notEqual(await throughGate('{ "toolName" : "bash" }'), null);
-  assert.notEqual(await throughGate('{"tool_name": "view"}'), null);
+  assert.notEqual(await throughGate("copilot", '{ "toolName" : "bash", "c": "gh pr list" }'), null);
+  assert.notEqual(await throughGate("copilot", '{"tool_name": "view", "p": "github"}'), null);
 });
 
 Deno.test("a gated command is recognised and unwrapped", () => {
-  assert.equal(ungated(gated("a b")), "a b");
+  for (const harness of ["copilot", "codex"] as const) {
+    assert.equal(ungated(gated(harness, "a b")), "a b");
+  }
   assert.equal(ungated("a b"), null);
-  assert.equal(ungated(`${COPILOT_GATE}evil`), null);
+  assert.equal(ungated(gated("codex", "a b").replace("; }", "; } ; evil")), null);
 });

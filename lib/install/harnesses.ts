@@ -36,12 +36,12 @@ import {
   sessionEndCommand,
 } from "./command.ts";
 import {
-  COPILOT_GATE,
   gated,
   type MatcherHarness,
   matchesEveryTool,
   PRE_TOOL_EVENT,
   PRE_TOOL_MATCHER,
+  TOOL_EVENTS,
   ungated,
 } from "./dispatch.ts";
 import { removeOurs, sameJson, syncList, syncMember, valueAt } from "./formats/mod.ts";
@@ -181,22 +181,21 @@ export function hookEntryCommand(
 ): string {
   if (event === SESSION_END_EVENT[harness]) return sessionEndCommand(inv);
   const command = hookCommand(inv, harness, eventArgument(harness, event));
-  // Copilot's hooks have no matcher: its tool hook decides in `sh` before Deno starts.
-  return harness === "copilot" && event === "preToolUse" ? gated(command) : command;
+  // A tool hook starts Deno only for a call that can read GitHub (dispatch.ts).
+  return TOOL_EVENTS[harness].includes(event) ? gated(harness, command) : command;
 }
 
 /**
  * What an rgraph before this one wrote for `event` where the entry changed
- * only in what it dispatches (Copilot's tool hook without its gate): still
- * rgraph's own, to be upgraded, never a stranger's entry.
+ * only in what it dispatches (a tool hook without its gate): still rgraph's
+ * own, to be upgraded, never a stranger's entry.
  */
 export function ungatedEntryCommand(
   harness: Exclude<HarnessId, "opencode">,
   event: string,
   inv: Invocation,
 ): string | null {
-  const command = hookEntryCommand(harness, event, inv);
-  return command.startsWith(COPILOT_GATE) ? ungated(command) : null;
+  return ungated(hookEntryCommand(harness, event, inv));
 }
 
 type Json = Record<string, unknown>;
@@ -295,15 +294,17 @@ function hooksTarget(
         hooks[event] = found ? String(found[style.commandKey]) : null;
       }
       const everyTool = [
-        ...events.filter((event) =>
-          style.matcher?.(event) !== undefined &&
-          listOf(event).some((g) => isObj(g) && ourGroup(g) && matchesEveryTool(g.matcher))
-        ),
-        ...events.filter((event) => {
-          const c = hooks[event];
-          return c !== null && c !== command(event) && ungated(command(event)) === c;
-        }),
-        ...(RETIRED_EVENTS[harness] ?? []).filter((event) => handlersOf(event).some(ourHandler)),
+        ...new Set([
+          ...events.filter((event) =>
+            style.matcher?.(event) !== undefined &&
+            listOf(event).some((g) => isObj(g) && ourGroup(g) && matchesEveryTool(g.matcher))
+          ),
+          ...events.filter((event) => {
+            const c = hooks[event];
+            return c !== null && c !== command(event) && ungated(command(event)) === c;
+          }),
+          ...(RETIRED_EVENTS[harness] ?? []).filter((event) => handlersOf(event).some(ourHandler)),
+        ]),
       ];
       return { hooks, everyTool };
     },

@@ -67,7 +67,11 @@ Deno.test("an rgraph handler the user put in their own group is moved out on ins
     { matcher: "Bash", hooks: [{ type: "command", command: "./check.sh" }] },
     {
       matcher: PRE_TOOL_MATCHER["claude-code"],
-      hooks: [{ type: "command", command: "/opt/bin/rgraph hook claude-code", timeout: 5 }],
+      hooks: [{
+        type: "command",
+        command: gated("claude-code", "/opt/bin/rgraph hook claude-code"),
+        timeout: 5,
+      }],
     },
   ]);
   const removed = JSON.parse(hooks.uninstall(text)!);
@@ -83,7 +87,7 @@ Deno.test("Copilot's hook commands pass the event; a dedicated file rgraph creat
   assert.equal(doc.version, 1);
   assert.deepEqual(doc.hooks.preToolUse, [{
     type: "command",
-    bash: gated("/opt/bin/rgraph hook copilot --event preToolUse"),
+    bash: gated("copilot", "/opt/bin/rgraph hook copilot --event preToolUse"),
     timeoutSec: 5,
   }]);
   assert.ok(hooks.leftover(hooks.uninstall(hooks.install(null))));
@@ -91,7 +95,7 @@ Deno.test("Copilot's hook commands pass the event; a dedicated file rgraph creat
   assert.deepEqual(hooks.inspect(hooks.install(null)).hooks, {
     sessionStart: "/opt/bin/rgraph hook copilot --event sessionStart",
     userPromptSubmitted: "/opt/bin/rgraph hook copilot --event userPromptSubmitted",
-    preToolUse: gated("/opt/bin/rgraph hook copilot --event preToolUse"),
+    preToolUse: gated("copilot", "/opt/bin/rgraph hook copilot --event preToolUse"),
     // At session end, an automatic Sweep, never `rgraph hook`.
     sessionEnd: "/opt/bin/rgraph sweep --background",
   });
@@ -204,6 +208,11 @@ Deno.test("an older install's hooks that run on every tool are reported, and ins
     },
   });
   assert.deepEqual(cursor.inspect(oldCursor).everyTool, ["preToolUse"]);
+  const olderShell = JSON.stringify({
+    version: 1,
+    hooks: { beforeShellExecution: [{ command: "/opt/bin/rgraph hook cursor" }] },
+  });
+  assert.deepEqual(cursor.inspect(olderShell).everyTool, ["beforeShellExecution"]);
   const narrowed = cursor.install(oldCursor);
   assert.deepEqual(JSON.parse(narrowed).hooks.preToolUse, [{ command: "./mine.sh" }]);
   assert.deepEqual(cursor.inspect(narrowed).everyTool, []);
