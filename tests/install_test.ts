@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import { userInfo } from "node:os";
 import { parse as parseToml } from "smol-toml";
 import { rgraphCommand, runRgraph, type Sandbox, sandbox } from "./helpers.ts";
-import { PRE_TOOL_EVENT, PRE_TOOL_MATCHER, ungated } from "../lib/install/dispatch.ts";
+import {
+  gated,
+  GATED_EVENTS,
+  PRE_TOOL_EVENT,
+  PRE_TOOL_MATCHER,
+  ungated,
+} from "../lib/install/dispatch.ts";
 
 const FIXTURES = new URL("../fixtures/harness-configs/", import.meta.url).pathname;
 
@@ -221,8 +227,8 @@ for (const harness of Object.keys(EXPECT) as Harness[]) {
           const ours = hookCommands(doc, event, expect.grouped).filter((c) => / hook /.test(c));
           const tail = harness === "copilot" ? `hook copilot --event ${event}` : `hook ${harness}`;
           assert.equal(ours.length, 1, `${event}: ${ours.length} rgraph hooks`);
-          // Copilot's tool hook sits behind its gate (it has no matcher).
-          const gate = harness === "copilot" && event === "preToolUse";
+          // A tool hook sits behind its gate: it starts rgraph only for a call that can read GitHub.
+          const gate = (GATED_EVENTS as Record<string, string[]>)[harness].includes(event);
           const inner = gate ? ungated(ours[0]) : ours[0];
           assert.ok(inner?.endsWith(`${named} ${tail}`), `${event}: ${ours[0]}`);
         }
@@ -430,8 +436,9 @@ Deno.test("user scope honours CODEX_HOME; a changed --command replaces rgraph's 
     const hooks = JSON.parse(await Deno.readTextFile(`${codexHome}/hooks.json`));
     for (const event of EXPECT.codex.events) {
       // The config file is named even after --command: a harness may pass no RGRAPH_CONFIG.
+      const command = `rgraph --config ${box.configPath} hook codex`;
       assert.deepEqual(hookCommands(hooks, event, true), [
-        `rgraph --config ${box.configPath} hook codex`,
+        GATED_EVENTS.codex.includes(event) ? gated("codex", command) : command,
       ]);
     }
     const config = parseToml(await Deno.readTextFile(`${codexHome}/config.toml`)) as any;

@@ -63,14 +63,20 @@ export const PRE_TOOL_EVENT: Readonly<Record<MatcherHarness, string>> = {
   grok: "PreToolUse",
 };
 
-/** The events of a tool call rgraph hooks, per harness (OpenCode's plugin has its own). */
-export const TOOL_EVENTS: Readonly<Record<Exclude<HarnessName, "opencode">, string[]>> = {
+/**
+ * The events of a tool call whose hook command sits behind the gate
+ * ({@link gated}), per harness (OpenCode's plugin makes the same test
+ * in-process). Not Cursor's `beforeMCPExecution`: its payload names the tool
+ * bare (`resource`) and the server only by its command or URL, so the
+ * gate's text test could miss rgraph's own tool; MCP calls are few.
+ */
+export const GATED_EVENTS: Readonly<Record<Exclude<HarnessName, "opencode">, string[]>> = {
   "claude-code": ["PreToolUse"],
   codex: ["PreToolUse"],
   gemini: ["BeforeTool"],
   grok: ["PreToolUse"],
   copilot: ["preToolUse"],
-  cursor: ["beforeShellExecution", "beforeMCPExecution"],
+  cursor: ["beforeShellExecution"],
 };
 
 /** Copilot CLI's tools that may read GitHub, as `case` patterns: MCP tools are `<server>-<tool>`. */

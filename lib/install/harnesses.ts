@@ -37,11 +37,11 @@ import {
 } from "./command.ts";
 import {
   gated,
+  GATED_EVENTS,
   type MatcherHarness,
   matchesEveryTool,
   PRE_TOOL_EVENT,
   PRE_TOOL_MATCHER,
-  TOOL_EVENTS,
   ungated,
 } from "./dispatch.ts";
 import { removeOurs, sameJson, syncList, syncMember, valueAt } from "./formats/mod.ts";
@@ -182,7 +182,7 @@ export function hookEntryCommand(
   if (event === SESSION_END_EVENT[harness]) return sessionEndCommand(inv);
   const command = hookCommand(inv, harness, eventArgument(harness, event));
   // A tool hook starts Deno only for a call that can read GitHub (dispatch.ts).
-  return TOOL_EVENTS[harness].includes(event) ? gated(harness, command) : command;
+  return GATED_EVENTS[harness].includes(event) ? gated(harness, command) : command;
 }
 
 /**
