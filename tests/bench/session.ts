@@ -81,6 +81,12 @@ function session(): Call[] {
     const j = Math.floor(next() * (i + 1));
     [kinds[i], kinds[j]] = [kinds[j], kinds[i]];
   }
+  // Each subagent's first call reads GitHub in its shell (a subagent's gh must be recorded too).
+  kinds.forEach((k, i) => {
+    if (k !== "task" || i + 1 >= kinds.length) return;
+    const gh = kinds.findIndex((x, j) => x === "gh" && j !== i + 1 && kinds[j - 1] !== "task");
+    if (gh >= 0) [kinds[i + 1], kinds[gh]] = [kinds[gh], kinds[i + 1]];
+  });
   let agent: string | null = null;
   let left = 0;
   return kinds.map((kind, n) => {
