@@ -209,9 +209,6 @@ const bundle = () => run(bundleArgs, payload("claude-code", 999_999), [], sb.env
 const bundleHit = () => run(bundleArgs, payload("claude-code", 1234), [], sb.env, BUNDLE_FLAGS);
 /** An empty script with the bundle's flags. */
 const bundleReference = () => run([empty], null, [], sb.env, BUNDLE_FLAGS);
-/** The bundle loaded, and nothing done (`--help`). */
-const bundleLoad = () =>
-  run([`${entry}/hook_bundled.js`, "--help"], null, [], sb.env, BUNDLE_FLAGS);
 /** The bundle with a call that names nothing on GitHub: config, policy and parser, no SQLite. */
 const bundleNothing = () => run(bundleArgs, payload("claude-code", null), [], sb.env, BUNDLE_FLAGS);
 
@@ -241,7 +238,6 @@ type Variant =
   | "bundle"
   | "bundleHit"
   | "bundleReference"
-  | "bundleLoad"
   | "bundleNothing";
 const variants: Partial<Record<Variant, () => ReturnType<typeof run>>> = {
   reference,
@@ -255,7 +251,6 @@ const variants: Partial<Record<Variant, () => ReturnType<typeof run>>> = {
   bundle,
   bundleHit,
   bundleReference,
-  bundleLoad,
   bundleNothing,
 };
 const samples = Object.fromEntries(Object.keys(variants).map((v) => [v, [] as number[]])) as Record<
@@ -365,10 +360,10 @@ const cpuStage = (a: Variant, b: Variant) => {
 console.log(
   `installed hook, where the time goes (wall medians): Deno start ${
     f(median(samples.bundleReference))
-  }; loading the bundle ${f(stage("bundleLoad", "bundleReference"))}${
-    cpuStage("bundleLoad", "bundleReference")
-  }; payload, config, policy and parser ${f(stage("bundleNothing", "bundleLoad"))}${
-    cpuStage("bundleNothing", "bundleLoad")
+  }; the bundle's load, payload, config, policy and parser ${
+    f(stage("bundleNothing", "bundleReference"))
+  }${
+    cpuStage("bundleNothing", "bundleReference")
   }; SQLite (load, open, record the Touch, Nudge lookup) ${f(stage("bundle", "bundleNothing"))}${
     cpuStage("bundle", "bundleNothing")
   }`,
