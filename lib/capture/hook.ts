@@ -65,19 +65,31 @@ export interface HookOptions {
 const HOOK_BUSY_TIMEOUT_MS = 450;
 
 /**
- * The longest write-ahead log (in pages) the hook leaves behind. The hook
- * exits without closing the store: closing the last connection checkpoints
- * the log into the database (two fsyncs), deletes the log and its index
- * (`-wal`, `-shm`), and the next hook re-creates both (one more fsync, of
- * the folder) — four fsyncs and two unlinks per Touch. Left open, a commit
- * costs no fsync (WAL with `synchronous = NORMAL`): it is in the log, so a
- * killed hook or harness loses nothing; a power loss or OS crash can lose
- * the Touches written since the log was last synced (at most this many
- * pages: about fourteen Touches). The next process that opens the store
- * rebuilds the log's index by reading the log, so the log is kept short:
- * once it holds this many pages the hook that commits checkpoints it.
+ * The longest write-ahead log (bytes) the hook leaves behind. Closing the
+ * store's last connection checkpoints the log into the database (two
+ * fsyncs) and deletes it and its index (`-wal`, `-shm`), and the next hook
+ * re-creates both (one more fsync, of the folder): four fsyncs and two
+ * unlinks per Touch. So the hook exits without closing (its process ends
+ * with `Deno.exit`), which keeps the log: a commit then costs no fsync (WAL
+ * with `synchronous = NORMAL`) and is in the log, so a killed hook or
+ * harness loses nothing; a power loss or OS crash can lose the Touches
+ * recorded since the log was last folded in (at most this many bytes:
+ * about fourteen Touches). The next process to open the store rebuilds the
+ * log's index by reading all of it, and a log left this way is never
+ * restarted (each opener's rebuilt index knows nothing of the last
+ * checkpoint), so once the log is this long the hook closes the store,
+ * which folds it in and removes it.
  */
-const HOOK_WAL_PAGES = 128;
+const HOOK_WAL_BYTES = 512 * 1024;
+
+/** Whether the store at `path` has a write-ahead log longer than {@link HOOK_WAL_BYTES}. */
+function longLog(path: string): boolean {
+  try {
+    return Deno.statSync(`${path}-wal`).size > HOOK_WAL_BYTES;
+  } catch {
+    return false; // no log: nothing to fold in
+  }
+}
 
 /** Which Touches, of what session: for a log line. */
 function which(touches: NewTouch[]): string {
@@ -208,10 +220,7 @@ async function capture(
   const sqlite = await import("../store/sqlite/mod.ts");
   let store;
   try {
-    store = sqlite.openEmbeddedStore(config.store.path, {
-      busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS,
-      walCheckpointPages: HOOK_WAL_PAGES,
-    });
+    store = sqlite.openEmbeddedStore(config.store.path, { busyTimeoutMs: HOOK_BUSY_TIMEOUT_MS });
     if (touches.length) await store.recordTouches(touches);
   } catch (e) {
     // No Nudge either: the store cannot be used, and the harness is waiting.
@@ -232,14 +241,17 @@ async function capture(
     }
     return null;
   }
-  // The store stays open: the hook's process exits (Deno.exit) without closing it, which
-  // keeps the write-ahead log (see HOOK_WAL_PAGES).
-  if (!wantsNudge || event.type !== "tool_start") return null;
-  for (const address of addresses) {
-    const line = await nudgeText(store, address, now);
-    if (line !== null) return adapter.renderNudge(line, event);
+  try {
+    if (!wantsNudge || event.type !== "tool_start") return null;
+    for (const address of addresses) {
+      const line = await nudgeText(store, address, now);
+      if (line !== null) return adapter.renderNudge(line, event);
+    }
+    return null;
+  } finally {
+    // Open, the store keeps its write-ahead log for the next hook; see HOOK_WAL_BYTES.
+    if (longLog(config.store.path)) await store.close();
   }
-  return null;
 }
 
 /**

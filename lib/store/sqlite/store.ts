@@ -91,13 +91,6 @@ export interface OpenOptions {
    * inside a harness's timeout, waits less).
    */
   busyTimeoutMs?: number;
-  /**
-   * Checkpoint the write-ahead log once it holds this many pages (SQLite's
-   * default is 1000). The hook exits without closing, which keeps the log
-   * for the next process; each opener then rebuilds the log's index from
-   * it, so the hook keeps the log short.
-   */
-  walCheckpointPages?: number;
 }
 
 /** A stored JSON list of names; the empty list (most rows) skips the parser. */
@@ -164,9 +157,6 @@ export class SqliteStore implements Store {
       migrate(this.#db);
       // NORMAL is durable against a killed process in WAL mode; only power loss can drop the last commit.
       this.#db.exec("PRAGMA synchronous = NORMAL");
-      if (options.walCheckpointPages !== undefined) {
-        this.#db.exec(`PRAGMA wal_autocheckpoint = ${Math.round(options.walCheckpointPages)}`);
-      }
     } catch (e) {
       this.#db.close();
       throw e instanceof SchemaTooNewError
