@@ -598,3 +598,32 @@ Deno.test("commands/hook.ts runs as its own entry point, as the hook does throug
     await sb.cleanup();
   }
 });
+
+Deno.test("many hooks in a row: every Touch is recorded and the store's write-ahead log stays short", async () => {
+  const sb = await sandbox();
+  try {
+    // About three times the log the hook leaves behind before folding it in (see hook.ts).
+    const calls = 40;
+    let longest = 0;
+    for (let n = 1; n <= calls; n++) {
+      const r = await sb.rgraph(["hook", "claude-code"], {
+        stdin: JSON.stringify({
+          session_id: "many",
+          cwd: sb.dir,
+          hook_event_name: "PreToolUse",
+          tool_name: "Bash",
+          tool_input: { command: `gh issue view ${n} -R o/r` },
+          tool_use_id: `toolu_many_${n}`,
+        }),
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const wal = await Deno.stat(`${sb.dbPath}-wal`).then((s) => s.size, () => 0);
+      longest = Math.max(longest, wal);
+    }
+    const listed = await touches(sb, ["--session", "many"]);
+    assert.equal(listed.length, calls);
+    assert.ok(longest < 1024 * 1024, `the write-ahead log grew to ${longest} bytes`);
+  } finally {
+    await sb.cleanup();
+  }
+});
