@@ -65,7 +65,7 @@ fi
 
 # Word-split on purpose: flags have no spaces; paths are quoted on their own.
 flags="--allow-read --allow-write --allow-env --allow-net --allow-run --allow-sys --quiet"
-bundle_flags="--no-config --no-lock --allow-read --allow-write --allow-env --allow-run --quiet"
+bundle_flags="--no-config --no-lock --v8-flags=--no-lazy --allow-read --allow-write --allow-env --allow-run --quiet"
 # The hook bundle lives in the plugin's folder, which uninstalling takes away; but Codex trusts a
 # plugin's hooks by a fingerprint of every file in that folder (a bundle built there makes it
 # skip them as modified), and keeps a plugin's data folder after uninstalling it: for Codex the
