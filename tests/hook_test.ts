@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { RGRAPH_FLAGS, type RunResult, type Sandbox, sandbox } from "./helpers.ts";
+import { bashCallPayload, RGRAPH_FLAGS, type RunResult, type Sandbox, sandbox } from "./helpers.ts";
 import { HARNESS_NAMES, HARNESSES } from "../lib/capture/harness/mod.ts";
 import type { HarnessName, ToolStartEvent } from "../lib/capture/harness/event.ts";
 import { nudgeText, sessionHint } from "../lib/capture/nudge.ts";
@@ -607,13 +607,10 @@ Deno.test("many hooks in a row: every Touch is recorded and the store's write-ah
     let longest = 0;
     for (let n = 1; n <= calls; n++) {
       const r = await sb.rgraph(["hook", "claude-code"], {
-        stdin: JSON.stringify({
-          session_id: "many",
+        stdin: bashCallPayload(`gh issue view ${n} -R o/r`, {
+          session: "many",
+          toolUse: `toolu_many_${n}`,
           cwd: sb.dir,
-          hook_event_name: "PreToolUse",
-          tool_name: "Bash",
-          tool_input: { command: `gh issue view ${n} -R o/r` },
-          tool_use_id: `toolu_many_${n}`,
         }),
       });
       assert.equal(r.code, 0, r.stderr);
