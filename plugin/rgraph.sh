@@ -5,6 +5,7 @@
 #
 #   rgraph.sh <harness> session-start   session start: first-run work, then the hook
 #   rgraph.sh <harness> hook [ARGS]     any other hook event
+#   rgraph.sh <harness> tool-hook [ARGS] a tool call: the hook, when the call can read GitHub
 #   rgraph.sh <harness> session-end     the automatic Sweep at a session's end
 #   rgraph.sh <harness> serve-mcp       the MCP server (which writes the first config too:
 #                                       a harness may start it before the session start)
@@ -17,6 +18,29 @@
 harness=$1
 what=$2
 shift 2
+
+# A tool hook (tool-hook) starts Deno only for a call that can read GitHub (lib/install/dispatch.ts;
+# tests/plugin_test.ts keeps these patterns equal to READ_PATTERNS and COPILOT_TOOLS): the payload
+# must name gh as a word, github or rgraph's resource tool, and Copilot CLI's, whose hooks have no matcher, must
+# be of a tool that can fetch (its toolName cut out with parameter expansions). A Read, an Edit or
+# an ls costs this shell and starts nothing.
+if [ "$what" = tool-hook ]; then
+  payload=$(/bin/cat) # never a cat found on PATH (see below)
+  if [ "$harness" = copilot ]; then
+    tool=${payload#*'"toolName"'}
+    tool=${tool#*'"'}
+    case $payload in *'"toolName"'*)
+      case ${tool%%'"'*} in bash | powershell | web_fetch | *-*) ;; *) exit 0 ;; esac
+      ;;
+    esac
+  fi
+  case $payload in *[!A-Za-z0-9_-]gh[!A-Za-z0-9_-]* | *[Gg][Ii][Tt][Hh][Uu][Bb]* | *rgraph[_:-]resource* | *rgraph__resource*) ;; *) exit 0 ;; esac
+  what=hook
+  exec <<EOF
+$payload
+EOF
+fi
+
 # Shell built-ins only until deno is found: a program looked up on PATH here runs in the harness's
 # folder, a cloned repository, where an empty or relative PATH entry would find the repository's own.
 case "$0" in

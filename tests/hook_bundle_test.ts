@@ -10,6 +10,7 @@
 
 import assert from "node:assert/strict";
 import { RGRAPH_FLAGS, type Sandbox, sandbox } from "./helpers.ts";
+import { ungated } from "../lib/install/dispatch.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -86,8 +87,9 @@ Deno.test("the hook bundle: install builds it, hooks run it, a changed source fa
     assert.ok(built, install.stdout);
     const bundle = built[1];
     const hooks = JSON.parse(await Deno.readTextFile(`${project}/.codex/hooks.json`));
+    // The tool hook, behind its gate (a call that cannot read GitHub starts no Deno).
     const command: string = hooks.hooks.PreToolUse[0].hooks[0].command;
-    assert.ok(command.startsWith(`test -f ${bundle}/hook_bundled.js && exec `), command);
+    assert.ok(ungated(command)?.startsWith(`test -f ${bundle}/hook_bundled.js && exec `), command);
 
     // Only the bundle can answer while the normal command's entry is gone.
     await Deno.rename(`${copy}/main.ts`, `${copy}/main.ts.away`);

@@ -129,6 +129,52 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "opencode plugin: only a call that can read GitHub starts a process (gh in bash, a webfetch of github.com, GitHub MCP tools, rgraph's own); read, edit, grep, todowrite, task and ls start none",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      // A stand-in for rgraph that writes down each payload it is started with, a file each.
+      const starts = `${dir}/starts`;
+      await Deno.mkdir(starts);
+      const hooks = await pluginWith(dir, ["sh", "-c", `cat > "$(mktemp ${starts}/s.XXXXXX)"`]);
+      const call = (tool: string, args: unknown) =>
+        hooks["tool.execute.before"]({ tool, sessionID: "s", callID: `call_${tool}` }, { args });
+      for (const tool of ["read", "edit", "write", "grep", "glob", "list", "todowrite", "task"]) {
+        await call(tool, { filePath: "/home/dev/app/gh.md", pattern: "gh issue view 5" });
+      }
+      // The shell, for a command that names nothing on GitHub.
+      await call("bash", { command: "ls -la && git status" });
+      await call("bash", { command: "gh issue view 5 -R o/r" });
+      await call("webfetch", { url: "https://github.com/o/r/issues/5", format: "text" });
+      await call("github_issue_read", { method: "get", owner: "o", repo: "r", issue_number: 5 });
+      await call("rgraph_resource", { address: "o/r#5" });
+      const tools = () => {
+        try {
+          // The session hint's request (at load) is no tool call.
+          return Promise.resolve(
+            [...Deno.readDirSync(starts)].map((e) =>
+              JSON.parse(Deno.readTextFileSync(`${starts}/${e.name}`))
+            ).filter((p) => p.event === "tool.execute.before").map((p) => p.tool).sort(),
+          );
+        } catch {
+          return Promise.resolve([]); // a start still writing its file
+        }
+      };
+      const seen = await waitFor(tools, (t) => t.length >= 4);
+      // A little longer, so a start the plugin should not have made has time to show.
+      await new Promise((r) => setTimeout(r, 500));
+      assert.deepEqual(await tools(), seen);
+      assert.deepEqual(seen, ["bash", "github_issue_read", "rgraph_resource", "webfetch"]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "opencode plugin: a missing rgraph command never throws or rejects",
   sanitizeOps: false,
   sanitizeResources: false,

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { RGRAPH_FLAGS, type RunResult, type Sandbox, sandbox } from "./helpers.ts";
+import { bashCallPayload, RGRAPH_FLAGS, type RunResult, type Sandbox, sandbox } from "./helpers.ts";
 import { HARNESS_NAMES, HARNESSES } from "../lib/capture/harness/mod.ts";
 import type { HarnessName, ToolStartEvent } from "../lib/capture/harness/event.ts";
 import { nudgeText, sessionHint } from "../lib/capture/nudge.ts";
@@ -594,6 +594,32 @@ Deno.test("commands/hook.ts runs as its own entry point, as the hook does throug
       sessionHint(HARNESSES["claude-code"].resourceTool),
     );
     assert.equal(new TextDecoder().decode(out.stdout), `${hint}\n`);
+  } finally {
+    await sb.cleanup();
+  }
+});
+
+Deno.test("many hooks in a row: every Touch is recorded and the store's write-ahead log stays short", async () => {
+  const sb = await sandbox();
+  try {
+    // About three times the log the hook leaves behind before folding it in (see hook.ts).
+    const calls = 40;
+    let longest = 0;
+    for (let n = 1; n <= calls; n++) {
+      const r = await sb.rgraph(["hook", "claude-code"], {
+        stdin: bashCallPayload(`gh issue view ${n} -R o/r`, {
+          session: "many",
+          toolUse: `toolu_many_${n}`,
+          cwd: sb.dir,
+        }),
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const wal = await Deno.stat(`${sb.dbPath}-wal`).then((s) => s.size, () => 0);
+      longest = Math.max(longest, wal);
+    }
+    const listed = await touches(sb, ["--session", "many"]);
+    assert.equal(listed.length, calls);
+    assert.ok(longest < 1024 * 1024, `the write-ahead log grew to ${longest} bytes`);
   } finally {
     await sb.cleanup();
   }

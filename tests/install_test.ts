@@ -8,6 +8,13 @@ import assert from "node:assert/strict";
 import { userInfo } from "node:os";
 import { parse as parseToml } from "smol-toml";
 import { rgraphCommand, runRgraph, type Sandbox, sandbox } from "./helpers.ts";
+import {
+  gated,
+  GATED_EVENTS,
+  PRE_TOOL_EVENT,
+  PRE_TOOL_MATCHER,
+  ungated,
+} from "../lib/install/dispatch.ts";
 
 const FIXTURES = new URL("../fixtures/harness-configs/", import.meta.url).pathname;
 
@@ -59,7 +66,6 @@ const EXPECT: Record<
       "beforeSubmitPrompt",
       "beforeShellExecution",
       "beforeMCPExecution",
-      "preToolUse",
     ],
     end: "sessionEnd",
     grouped: false,
@@ -221,13 +227,21 @@ for (const harness of Object.keys(EXPECT) as Harness[]) {
           const ours = hookCommands(doc, event, expect.grouped).filter((c) => / hook /.test(c));
           const tail = harness === "copilot" ? `hook copilot --event ${event}` : `hook ${harness}`;
           assert.equal(ours.length, 1, `${event}: ${ours.length} rgraph hooks`);
-          assert.ok(ours[0].endsWith(`${named} ${tail}`), `${event}: ${ours[0]}`);
+          // A tool hook sits behind its gate: it starts rgraph only for a call that can read GitHub.
+          const gate = (GATED_EVENTS as Record<string, string[]>)[harness].includes(event);
+          const inner = gate ? ungated(ours[0]) : ours[0];
+          assert.ok(inner?.endsWith(`${named} ${tail}`), `${event}: ${ours[0]}`);
         }
+        // Only tools that can read GitHub reach the hook.
+        if (Object.hasOwn(PRE_TOOL_MATCHER, harness)) {
+          const h = harness as keyof typeof PRE_TOOL_MATCHER;
+          assert.equal(doc.hooks[PRE_TOOL_EVENT[h]].at(-1).matcher, PRE_TOOL_MATCHER[h]);
+        }
+        if (harness === "cursor") assert.equal(doc.hooks.preToolUse, undefined);
         // At session end: an automatic Sweep in the background, never `rgraph hook`.
         const end = hookCommands(doc, expect.end!, expect.grouped);
         assert.equal(end.length, 1, `${expect.end}: ${JSON.stringify(end)}`);
         assert.ok(end[0].endsWith(" sweep --background"), end[0]);
-        if (harness === "claude-code") assert.equal(doc.hooks.PreToolUse.at(-1).matcher, "*");
       }
       const server = at(readConfig(expect.mcp, installed.get(expect.mcp)!), expect.mcpPath);
       const argv = [server.command, ...(server.args ?? [])].flat();
@@ -246,6 +260,46 @@ for (const harness of Object.keys(EXPECT) as Harness[]) {
     });
   });
 }
+
+Deno.test("an older install whose hook runs on every tool: doctor says so, and install narrows it", async () => {
+  const box = await sandbox();
+  try {
+    const dir = `${box.dir}/older`;
+    await Deno.mkdir(dir);
+    /** What rgraph before the narrowed dispatch wrote, made from this install's own entries. */
+    const older: Record<string, [string, (doc: any) => void]> = {
+      "claude-code": [".claude/settings.json", (doc) => doc.hooks.PreToolUse[0].matcher = "*"],
+      copilot: [".github/hooks/rgraph.json", (doc) => {
+        const handler = doc.hooks.preToolUse[0];
+        handler.bash = ungated(handler.bash);
+      }],
+      cursor: [".cursor/hooks.json", (doc) => {
+        doc.hooks.preToolUse = [{ command: doc.hooks.beforeShellExecution[0].command }];
+      }],
+    };
+    for (const [harness, [file, age]] of Object.entries(older)) {
+      assert.equal((await box.rgraph(["install", harness, "--dir", dir])).code, 0);
+      const path = `${dir}/${file}`;
+      const doc = JSON.parse(await Deno.readTextFile(path));
+      age(doc);
+      await Deno.writeTextFile(path, JSON.stringify(doc, null, 2));
+      const before = await box.rgraph(["doctor", "--dir", dir]);
+      const warning = new RegExp(
+        `${harness} \\(project\\) hooks.*hook runs on every tool: reinstall`,
+      );
+      assert.match(before.stdout, warning, before.stdout);
+      assert.doesNotMatch(before.stdout, /did not write/, "an older install is still rgraph's own");
+      const upgraded = await box.rgraph(["install", harness, "--dir", dir]);
+      assert.equal(upgraded.code, 0, upgraded.stderr);
+      assert.match(upgraded.stdout, new RegExp(`updated ${file.replaceAll(".", "\\.")}`));
+      const after = await box.rgraph(["doctor", "--dir", dir]);
+      assert.doesNotMatch(after.stdout, /hook runs on every tool/, after.stdout);
+      assert.equal((await box.rgraph(["uninstall", harness, "--dir", dir])).code, 0);
+    }
+  } finally {
+    await box.cleanup();
+  }
+});
 
 Deno.test("install into an empty project then uninstall leaves nothing behind", async () => {
   const box = await sandbox();
@@ -382,8 +436,9 @@ Deno.test("user scope honours CODEX_HOME; a changed --command replaces rgraph's 
     const hooks = JSON.parse(await Deno.readTextFile(`${codexHome}/hooks.json`));
     for (const event of EXPECT.codex.events) {
       // The config file is named even after --command: a harness may pass no RGRAPH_CONFIG.
+      const command = `rgraph --config ${box.configPath} hook codex`;
       assert.deepEqual(hookCommands(hooks, event, true), [
-        `rgraph --config ${box.configPath} hook codex`,
+        GATED_EVENTS.codex.includes(event) ? gated("codex", command) : command,
       ]);
     }
     const config = parseToml(await Deno.readTextFile(`${codexHome}/config.toml`)) as any;

@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { BUNDLE_FLAGS, DENO_FLAGS } from "../lib/install/command.ts";
+import { COPILOT_TOOLS, PRE_TOOL_MATCHER, READ_PATTERNS } from "../lib/install/dispatch.ts";
 import { bashCallPayload, launcher, pluginCopy, runRgraph } from "./helpers.ts";
 import project from "../deno.json" with { type: "json" };
 
@@ -82,6 +83,82 @@ Deno.test("every plugin manifest carries rgraph's version, and the launcher runs
   const script = await Deno.readTextFile(`${ROOT}/plugin/rgraph.sh`);
   assert.match(script, new RegExp(`^flags="${DENO_FLAGS.join(" ")}"$`, "m"));
   assert.match(script, new RegExp(`^bundle_flags="${BUNDLE_FLAGS.join(" ")}"$`, "m"));
+});
+
+Deno.test("the plugins dispatch only what can read GitHub, as rgraph install does: the same matchers and gate, and the launcher starts nothing for another call", async () => {
+  const json = async (path: string) => JSON.parse(await Deno.readTextFile(`${ROOT}/${path}`));
+  const claude = await json("plugin/claude-code/hooks.json");
+  assert.deepEqual(claude.hooks.PreToolUse.map((g: { matcher: string }) => g.matcher), [
+    PRE_TOOL_MATCHER["claude-code"],
+  ]);
+  const codex = await json("plugin/codex/hooks.json");
+  assert.deepEqual(codex.hooks.PreToolUse.map((g: { matcher: string }) => g.matcher), [
+    PRE_TOOL_MATCHER.codex,
+  ]);
+  const gemini = await json("plugin/gemini/hooks/hooks.json");
+  assert.deepEqual(gemini.hooks.BeforeTool.map((g: { matcher: string }) => g.matcher), [
+    PRE_TOOL_MATCHER.gemini,
+  ]);
+  const script = await Deno.readTextFile(`${ROOT}/plugin/rgraph.sh`);
+  assert.ok(script.includes(`case \${tool%%'"'*} in ${COPILOT_TOOLS.join(" | ")}) ;;`));
+  assert.ok(script.includes(`case $payload in ${READ_PATTERNS.join(" | ")}) ;;`));
+  for (
+    const [file, event] of [
+      ["claude-code/hooks.json", "PreToolUse"],
+      [
+        "codex/hooks.json",
+        "PreToolUse",
+      ],
+      ["gemini/hooks/hooks.json", "BeforeTool"],
+      ["copilot/hooks.json", "preToolUse"],
+    ]
+  ) {
+    const text = JSON.stringify((await json(`plugin/${file}`)).hooks[event]);
+    assert.match(text, / tool-hook/, `${file}: its tool hook passes through the gate`);
+  }
+
+  // Tool hooks through the launcher, with a stand-in Deno that writes down its input.
+  const dir = await Deno.makeTempDir({ prefix: "rgraph-plugin-gate-" });
+  try {
+    await Deno.mkdir(`${dir}/bin`);
+    await Deno.writeTextFile(`${dir}/bin/deno`, `#!/bin/sh\ncat > "$(mktemp ${dir}/ran.XXXXXX)"\n`);
+    await Deno.chmod(`${dir}/bin/deno`, 0o755);
+    const env = { HOME: dir, PATH: `${dir}/bin:/usr/bin:/bin` };
+    const ran = () => [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("ran."));
+    const copilot = (toolName: string, toolArgs: unknown) =>
+      launcher(
+        ROOT,
+        ["copilot", "tool-hook", "--event", "preToolUse"],
+        env,
+        JSON.stringify({ sessionId: "s", cwd: dir, toolName, toolArgs }),
+      );
+    for (const tool of ["view", "edit", "create", "grep", "glob", "task"]) {
+      await copilot(tool, { path: "gh", pattern: "github.com" });
+    }
+    await copilot("bash", { command: "ls -la && git status" });
+    const claude = (command: string) =>
+      launcher(
+        ROOT,
+        ["claude-code", "tool-hook"],
+        env,
+        bashCallPayload(command, { session: "s", toolUse: "t", cwd: dir }),
+      );
+    await claude("deno test tests/x_test.ts");
+    assert.deepEqual(ran(), [], "no Deno started for a call that cannot read GitHub");
+    const bash = JSON.stringify({
+      sessionId: "s",
+      toolName: "bash",
+      toolArgs: { command: 'gh issue view 5 -R o/r && echo "$(id)" \\' },
+    });
+    await launcher(ROOT, ["copilot", "tool-hook", "--event", "preToolUse"], env, bash);
+    const started = ran();
+    assert.equal(started.length, 1);
+    assert.equal(await Deno.readTextFile(`${dir}/${started[0].name}`), `${bash}\n`);
+    await claude("curl -sL https://github.com/o/r/issues/5");
+    assert.equal(ran().length, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("a plugin's first session writes the config with the login name, answers with the hint, and builds the hook bundle unasked", async () => {

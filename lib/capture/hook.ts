@@ -64,6 +64,33 @@ export interface HookOptions {
  */
 const HOOK_BUSY_TIMEOUT_MS = 450;
 
+/**
+ * The longest write-ahead log (bytes) the hook leaves behind. Closing the
+ * store's last connection checkpoints the log into the database (two
+ * fsyncs) and deletes it and its index (`-wal`, `-shm`), and the next hook
+ * re-creates both (one more fsync, of the folder): four fsyncs and two
+ * unlinks per Touch. So the hook exits without closing (its process ends
+ * with `Deno.exit`), which keeps the log: a commit then costs no fsync (WAL
+ * with `synchronous = NORMAL`) and is in the log, so a killed hook or
+ * harness loses nothing; a power loss or OS crash can lose the Touches
+ * recorded since the log was last folded in (at most this many bytes:
+ * about fourteen Touches). The next process to open the store rebuilds the
+ * log's index by reading all of it, and a log left this way is never
+ * restarted (each opener's rebuilt index knows nothing of the last
+ * checkpoint), so once the log is this long the hook closes the store,
+ * which folds it in and removes it.
+ */
+const HOOK_WAL_BYTES = 512 * 1024;
+
+/** Whether the store at `path` has a write-ahead log longer than {@link HOOK_WAL_BYTES}. */
+function longLog(path: string): boolean {
+  try {
+    return Deno.statSync(`${path}-wal`).size > HOOK_WAL_BYTES;
+  } catch {
+    return false; // no log: nothing to fold in
+  }
+}
+
 /** Which Touches, of what session: for a log line. */
 function which(touches: NewTouch[]): string {
   const shown = touches.slice(0, 3).map((t) => t.address.slice(0, 120)).join(", ");
@@ -228,11 +255,8 @@ async function capture(
     }
     return null;
   } finally {
-    // Closing is the cheaper way out: the last connection's close checkpoints
-    // the WAL and removes it. Exiting without it loses nothing committed, but
-    // leaves the next hook to rebuild the WAL index on open (measured: over
-    // 300 hooks that open grew from 0.3 ms to 5 ms).
-    await store.close();
+    // Open, the store keeps its write-ahead log for the next hook; see HOOK_WAL_BYTES.
+    if (longLog(config.store.path)) await store.close();
   }
 }
 

@@ -21,7 +21,7 @@
 
 export { type HookOptions, logHookProblem, runHook } from "./hook.ts";
 export * from "./harness/mod.ts";
-export { type TouchContext, touchesFor } from "./touch.ts";
+export { isMemoryRead, type TouchContext, touchesFor } from "./touch.ts";
 export { readGitRemote } from "./git_remote.ts";
 export {
   claimMemoryRead,

@@ -221,6 +221,16 @@ async function scopeChecks(
         out.push(ok(`${label} hooks`, `${events.join(", ")} in ${target.path}`));
         probeArgv = s.own.probe;
       }
+      const everyTool = seen?.everyTool ?? [];
+      if (everyTool.length > 0) {
+        out.push(
+          warn(
+            `${label} hooks`,
+            `hook runs on every tool: reinstall (${target.path}: ${everyTool.join(", ")})`,
+            install,
+          ),
+        );
+      }
       if (hooks[events[0]]) installed.push(shellSplit(hooks[events[0]]!));
     } else if (target.what === "plugin") {
       if (problem || !seen?.server) {

@@ -38,6 +38,7 @@ import {
   shellQuote,
   shellSplit,
 } from "../invocation.ts";
+import { ungated } from "./dispatch.ts";
 
 export {
   DENO_FLAGS,
@@ -161,10 +162,13 @@ function startsRgraph(prefix: string[], inv?: Invocation): boolean {
  * (a binary named `rgraph`, a `main.ts` or a hook bundle), or starts with
  * this install's own invocation, and ends with `hook <harness>` and an
  * optional `--event NAME` — plain, or as the bundle-or-normal pair
- * {@link hookCommand} writes.
+ * {@link hookCommand} writes, either of them behind Copilot's tool gate
+ * (`dispatch.ts`).
  */
 export function isRgraphHook(command: unknown, harness: string, inv?: Invocation): boolean {
   if (typeof command !== "string") return false;
+  const inner = ungated(command);
+  if (inner !== null) return isRgraphHook(inner, harness, inv);
   const words = shellSplit(command);
   const ops = operators(command);
   if (words[0] === "test" && words[1] === "-f" && words[3] === "&&" && words[4] === "exec") {

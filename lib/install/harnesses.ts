@@ -35,6 +35,15 @@ import {
   rgraphArgv,
   sessionEndCommand,
 } from "./command.ts";
+import {
+  gated,
+  GATED_EVENTS,
+  type MatcherHarness,
+  matchesEveryTool,
+  PRE_TOOL_EVENT,
+  PRE_TOOL_MATCHER,
+  ungated,
+} from "./dispatch.ts";
 import { removeOurs, sameJson, syncList, syncMember, valueAt } from "./formats/mod.ts";
 import { parseJsonc, toValue } from "./formats/mod.ts";
 import { ensureKey, parseToml, removeMarked, removeTable, syncTable } from "./formats/mod.ts";
@@ -90,8 +99,13 @@ export interface Target {
   uninstall(text: string): string;
   /** True when what is left is only what rgraph writes into a file it creates: the file can go. */
   leftover(text: string): boolean;
-  /** Hooks: the installed command per event (null where missing); MCP: the server argv. */
-  inspect(text: string): { hooks?: Record<string, string | null>; server?: string[] | null };
+  /**
+   * Hooks: the installed command per event (null where missing), and the events where rgraph's
+   * entry runs on every tool (an older install's: a reinstall narrows it); MCP: the server argv.
+   */
+  inspect(
+    text: string,
+  ): { hooks?: Record<string, string | null>; everyTool?: string[]; server?: string[] | null };
   /** Other files that may hold this config instead; the first that exists is used. */
   alternates?: Target[];
 }
@@ -119,18 +133,26 @@ export const HOOK_EVENTS: Record<Exclude<HarnessId, "opencode">, string[]> = {
   "claude-code": ["SessionStart", "UserPromptSubmit", "PreToolUse", "SessionEnd"],
   codex: ["SessionStart", "UserPromptSubmit", "PreToolUse", "SessionEnd"],
   copilot: ["sessionStart", "userPromptSubmitted", "preToolUse", "sessionEnd"],
-  // preToolUse and the older before* events both fire on new Cursor versions;
-  // the hook's fingerprint (generation id) records such a pair once.
+  // Only the shell and MCP events: Cursor's preToolUse fires for every tool (see dispatch.ts).
   cursor: [
     "sessionStart",
     "beforeSubmitPrompt",
     "beforeShellExecution",
     "beforeMCPExecution",
-    "preToolUse",
     "sessionEnd",
   ],
   gemini: ["SessionStart", "BeforeAgent", "BeforeTool", "SessionEnd"],
   grok: ["SessionStart", "UserPromptSubmit", "PreToolUse", "SessionEnd"],
+};
+
+/**
+ * Events an older rgraph hooked that install now leaves alone: install
+ * removes rgraph's entries there, and doctor reports one left as a hook
+ * that runs on every tool. (Cursor's preToolUse fires for every tool, and
+ * its shell and MCP calls come on their own events as well.)
+ */
+export const RETIRED_EVENTS: Partial<Record<Exclude<HarnessId, "opencode">, string[]>> = {
+  cursor: ["preToolUse"],
 };
 
 /**
@@ -157,9 +179,23 @@ export function hookEntryCommand(
   event: string,
   inv: Invocation,
 ): string {
-  return event === SESSION_END_EVENT[harness]
-    ? sessionEndCommand(inv)
-    : hookCommand(inv, harness, eventArgument(harness, event));
+  if (event === SESSION_END_EVENT[harness]) return sessionEndCommand(inv);
+  const command = hookCommand(inv, harness, eventArgument(harness, event));
+  // A tool hook starts Deno only for a call that can read GitHub (dispatch.ts).
+  return GATED_EVENTS[harness].includes(event) ? gated(harness, command) : command;
+}
+
+/**
+ * What an rgraph before this one wrote for `event` where the entry changed
+ * only in what it dispatches (a tool hook without its gate): still rgraph's
+ * own, to be upgraded, never a stranger's entry.
+ */
+export function ungatedEntryCommand(
+  harness: Exclude<HarnessId, "opencode">,
+  event: string,
+  inv: Invocation,
+): string | null {
+  return ungated(hookEntryCommand(harness, event, inv));
 }
 
 type Json = Record<string, unknown>;
@@ -185,6 +221,7 @@ interface HookStyle {
   handler(command: string, timeout: number): Json;
   /** The command field of a handler. */
   commandKey: "command" | "bash";
+  /** The group's `matcher` on `event` (grouped styles): only tools that can read GitHub. */
   matcher?: (event: string) => string | undefined;
   /** What rgraph writes into a file it creates, before its entries (`{"version": 1}`). */
   scaffold: Json;
@@ -231,6 +268,9 @@ function hooksTarget(
           style.grouped ? ourHandler : undefined,
         );
       }
+      for (const event of RETIRED_EVENTS[harness] ?? []) {
+        if (listHas(t, event)) t = syncList(t, jsonc, ["hooks", event], [], ourEntry, ourHandler);
+      }
       return t;
     },
     uninstall(text) {
@@ -240,17 +280,48 @@ function hooksTarget(
     leftover: (text) => onlyScaffold(text, jsonc, style.scaffold),
     inspect(text) {
       const doc = parsed(text, format);
-      const hooks: Record<string, string | null> = {};
-      for (const event of events) {
+      const listOf = (event: string): unknown[] => {
         const list = isObj(doc) && isObj(doc.hooks) ? doc.hooks[event] : undefined;
-        const handlers = (Array.isArray(list) ? list : []).flatMap((e) =>
+        return Array.isArray(list) ? list : [];
+      };
+      const handlersOf = (event: string) =>
+        listOf(event).flatMap((e) =>
           style.grouped ? (isObj(e) && Array.isArray(e.hooks) ? e.hooks : []) : [e]
         );
-        const found = handlers.find(ourHandler) as Json | undefined;
+      const hooks: Record<string, string | null> = {};
+      for (const event of events) {
+        const found = handlersOf(event).find(ourHandler) as Json | undefined;
         hooks[event] = found ? String(found[style.commandKey]) : null;
       }
-      return { hooks };
+      const everyTool = [
+        ...new Set([
+          ...events.filter((event) =>
+            style.matcher?.(event) !== undefined &&
+            listOf(event).some((g) => isObj(g) && ourGroup(g) && matchesEveryTool(g.matcher))
+          ),
+          ...events.filter((event) => {
+            const c = hooks[event];
+            return c !== null && c !== command(event) && ungated(command(event)) === c;
+          }),
+          ...(RETIRED_EVENTS[harness] ?? []).filter((event) => handlersOf(event).some(ourHandler)),
+        ]),
+      ];
+      return { hooks, everyTool };
     },
+  };
+}
+
+/** Whether `text` has a `hooks.<event>` member. */
+function listHas(text: string, event: string): boolean {
+  const doc = toValue(parseJsonc(text, true));
+  return isObj(doc) && isObj(doc.hooks) && Object.hasOwn(doc.hooks, event);
+}
+
+/** The grouped style of a matcher harness: its tool hook's group carries the narrow matcher. */
+function matched(style: HookStyle, harness: MatcherHarness): HookStyle {
+  return {
+    ...style,
+    matcher: (e) => e === PRE_TOOL_EVENT[harness] ? PRE_TOOL_MATCHER[harness] : undefined,
   };
 }
 
@@ -392,10 +463,7 @@ export function targetsFor(harness: HarnessId, ctx: Context): Target[] {
   const base = ctx.dir;
   switch (harness) {
     case "claude-code": {
-      const style = {
-        ...CLAUDE_STYLE,
-        matcher: (e: string) => e === "PreToolUse" ? "*" : undefined,
-      };
+      const style = matched(CLAUDE_STYLE, harness);
       return [
         hooksTarget(
           join(project ? base : ctx.home, ".claude/settings.json"),
@@ -415,7 +483,7 @@ export function targetsFor(harness: HarnessId, ctx: Context): Target[] {
     case "codex": {
       const dir = project ? join(base, ".codex") : homeOf(ctx, "CODEX_HOME", ".codex");
       return [
-        hooksTarget(join(dir, "hooks.json"), harness, "json", CLAUDE_STYLE, inv),
+        hooksTarget(join(dir, "hooks.json"), harness, "json", matched(CLAUDE_STYLE, harness), inv),
         tomlMcpTarget(join(dir, "config.toml"), { command, args }, true),
       ];
     }
@@ -461,7 +529,7 @@ export function targetsFor(harness: HarnessId, ctx: Context): Target[] {
     }
     case "gemini": {
       const path = join(project ? base : ctx.home, ".gemini/settings.json");
-      const style: HookStyle = {
+      const style: HookStyle = matched({
         grouped: true,
         handler: (c, timeout) => ({
           type: "command",
@@ -471,7 +539,7 @@ export function targetsFor(harness: HarnessId, ctx: Context): Target[] {
         }),
         commandKey: "command",
         scaffold: {},
-      };
+      }, harness);
       return [
         hooksTarget(path, harness, "jsonc", style, inv),
         mcpJsonTarget(path, "jsonc", () => ["mcpServers"], { command, args }),
@@ -480,7 +548,13 @@ export function targetsFor(harness: HarnessId, ctx: Context): Target[] {
     case "grok": {
       const dir = project ? join(base, ".grok") : homeOf(ctx, "GROK_HOME", ".grok");
       return [
-        hooksTarget(join(dir, "hooks/rgraph.json"), harness, "json", CLAUDE_STYLE, inv),
+        hooksTarget(
+          join(dir, "hooks/rgraph.json"),
+          harness,
+          "json",
+          matched(CLAUDE_STYLE, harness),
+          inv,
+        ),
         tomlMcpTarget(join(dir, "config.toml"), { command, args }, false),
       ];
     }

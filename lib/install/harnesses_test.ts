@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { type Context, pluginText, targetsFor } from "./harnesses.ts";
+import { gated, PRE_TOOL_MATCHER } from "./dispatch.ts";
 
 const INV = { argv: ["/opt/bin/rgraph"], config: null };
 const ctx = (over: Partial<Context> = {}): Context => ({
@@ -65,8 +66,12 @@ Deno.test("an rgraph handler the user put in their own group is moved out on ins
   assert.deepEqual(installed.hooks.PreToolUse, [
     { matcher: "Bash", hooks: [{ type: "command", command: "./check.sh" }] },
     {
-      matcher: "*",
-      hooks: [{ type: "command", command: "/opt/bin/rgraph hook claude-code", timeout: 5 }],
+      matcher: PRE_TOOL_MATCHER["claude-code"],
+      hooks: [{
+        type: "command",
+        command: gated("claude-code", "/opt/bin/rgraph hook claude-code"),
+        timeout: 5,
+      }],
     },
   ]);
   const removed = JSON.parse(hooks.uninstall(text)!);
@@ -82,7 +87,7 @@ Deno.test("Copilot's hook commands pass the event; a dedicated file rgraph creat
   assert.equal(doc.version, 1);
   assert.deepEqual(doc.hooks.preToolUse, [{
     type: "command",
-    bash: "/opt/bin/rgraph hook copilot --event preToolUse",
+    bash: gated("copilot", "/opt/bin/rgraph hook copilot --event preToolUse"),
     timeoutSec: 5,
   }]);
   assert.ok(hooks.leftover(hooks.uninstall(hooks.install(null))));
@@ -90,7 +95,7 @@ Deno.test("Copilot's hook commands pass the event; a dedicated file rgraph creat
   assert.deepEqual(hooks.inspect(hooks.install(null)).hooks, {
     sessionStart: "/opt/bin/rgraph hook copilot --event sessionStart",
     userPromptSubmitted: "/opt/bin/rgraph hook copilot --event userPromptSubmitted",
-    preToolUse: "/opt/bin/rgraph hook copilot --event preToolUse",
+    preToolUse: gated("copilot", "/opt/bin/rgraph hook copilot --event preToolUse"),
     // At session end, an automatic Sweep, never `rgraph hook`.
     sessionEnd: "/opt/bin/rgraph sweep --background",
   });
@@ -156,4 +161,59 @@ Deno.test("Codex's SessionEnd hook asks for no more than the 3 s Codex allows; o
   });
   const claude = JSON.parse(target("claude-code", "hooks").install(null));
   assert.equal(claude.hooks.SessionEnd[0].hooks[0].timeout, 5);
+});
+
+Deno.test("an older install's hooks that run on every tool are reported, and install narrows them", () => {
+  const claude = target("claude-code", "hooks");
+  const old = JSON.stringify({
+    hooks: {
+      PreToolUse: [{
+        matcher: "*",
+        hooks: [{ type: "command", command: "/opt/bin/rgraph hook claude-code", timeout: 5 }],
+      }],
+    },
+  });
+  assert.deepEqual(claude.inspect(old).everyTool, ["PreToolUse"]);
+  const upgraded = claude.install(old);
+  assert.deepEqual(
+    JSON.parse(upgraded).hooks.PreToolUse.map((g: { matcher: string }) => g.matcher),
+    [
+      PRE_TOOL_MATCHER["claude-code"],
+    ],
+  );
+  assert.deepEqual(claude.inspect(upgraded).everyTool, []);
+
+  // Copilot: the tool hook without its gate.
+  const copilot = target("copilot", "hooks");
+  const ungatedCopilot = JSON.stringify({
+    version: 1,
+    hooks: {
+      preToolUse: [{
+        type: "command",
+        bash: "/opt/bin/rgraph hook copilot --event preToolUse",
+        timeoutSec: 5,
+      }],
+    },
+  });
+  assert.deepEqual(copilot.inspect(ungatedCopilot).everyTool, ["preToolUse"]);
+  assert.deepEqual(copilot.inspect(copilot.install(ungatedCopilot)).everyTool, []);
+  assert.deepEqual(JSON.parse(copilot.install(ungatedCopilot)).hooks.preToolUse.length, 1);
+
+  // Cursor: rgraph's preToolUse entry goes; a user's own there stays.
+  const cursor = target("cursor", "hooks");
+  const oldCursor = JSON.stringify({
+    version: 1,
+    hooks: {
+      preToolUse: [{ command: "./mine.sh" }, { command: "/opt/bin/rgraph hook cursor" }],
+    },
+  });
+  assert.deepEqual(cursor.inspect(oldCursor).everyTool, ["preToolUse"]);
+  const olderShell = JSON.stringify({
+    version: 1,
+    hooks: { beforeShellExecution: [{ command: "/opt/bin/rgraph hook cursor" }] },
+  });
+  assert.deepEqual(cursor.inspect(olderShell).everyTool, ["beforeShellExecution"]);
+  const narrowed = cursor.install(oldCursor);
+  assert.deepEqual(JSON.parse(narrowed).hooks.preToolUse, [{ command: "./mine.sh" }]);
+  assert.deepEqual(cursor.inspect(narrowed).everyTool, []);
 });

@@ -6,6 +6,8 @@
  * - `install.ts` — plans every file change for one harness (`harnesses.ts` says what each
  *   harness needs; `formats/` edits config text in place), then applies it;
  * - `command.ts` — the command line harnesses run for rgraph (every one names the config file);
+ * - `dispatch.ts` — which tool calls reach the hook: each harness's matcher, and the `sh` gate in
+ *   front of a tool hook that starts Deno only for a call that can read GitHub;
  * - `own.ts` — which entries of a harness file are rgraph's;
  * - `hook_bundle.ts` — the hook bundle install builds for speed;
  * - `plugin.ts` — rgraph as a harness's plugin: a session's first-run work.

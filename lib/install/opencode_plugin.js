@@ -76,6 +76,28 @@ const WAIT_MS = 3000;
 const RESOURCE_TOOL = "rgraph_resource";
 
 /**
+ * Whether a call of `tool` with `args` can read GitHub: the shell, the web fetch, or an MCP tool
+ * (`<server>_<tool>`; OpenCode's own tools have no `_`), rgraph's `resource` among them, whose
+ * text names `gh` as a word, `github` or rgraph's `resource` tool. Any other call (read, edit, grep, todowrite,
+ * task, `ls` in the shell…) starts no process: the test the installed hooks of other harnesses
+ * make in `sh` (`dispatches` and `READ_PATTERNS` in lib/install/dispatch.ts), made here
+ * in-process.
+ */
+function mayReadGitHub(tool, args) {
+  if (tool !== "bash" && tool !== "webfetch" && !(typeof tool === "string" && tool.includes("_"))) {
+    return false;
+  }
+  try {
+    return /[^A-Za-z0-9_-]gh[^A-Za-z0-9_-]|[Gg][Ii][Tt][Hh][Uu][Bb]|rgraph[_:-]resource|rgraph__resource/
+      .test(
+        JSON.stringify([tool, args]),
+      );
+  } catch {
+    return true; // arguments that cannot be written as JSON: let rgraph decide
+  }
+}
+
+/**
  * Runs `rgraph hook opencode` with `payload` on its standard input. Resolves
  * with what it printed once it exits (or WAIT_MS pass) when `wait`, at once
  * otherwise; never rejects.
@@ -164,6 +186,7 @@ export const RgraphPlugin = ({ directory }) => {
     "tool.execute.before": async (input, output) => {
       try {
         const tool = input?.tool ?? null;
+        if (!mayReadGitHub(tool, output?.args ?? null)) return;
         await send({
           event: "tool.execute.before",
           session_id: input?.sessionID ?? null,

@@ -24,12 +24,15 @@ import {
   HOOK_EVENTS,
   hookEntryCommand,
   pluginText,
+  ungatedEntryCommand,
 } from "./harnesses.ts";
 
 /** What `rgraph install` writes for one harness in one context. */
 export interface OwnEntries {
   /** Each hook event's command (none for OpenCode, whose plugin runs rgraph). */
   hooks: Record<string, string>;
+  /** What an older install wrote where only the dispatch changed (see `ungatedEntryCommand`). */
+  earlier: Record<string, string>;
   /** The MCP server's argv. */
   server: string[];
   /** OpenCode's plugin file, as install writes it; null for the other harnesses. */
@@ -56,6 +59,7 @@ export function ownEntries(
   if (harness === "opencode") {
     return {
       hooks: {},
+      earlier: {},
       server,
       plugin: pluginText(ctx.pluginSource, inv),
       probe: rgraphArgv(inv, ["hook", "opencode"]),
@@ -65,8 +69,15 @@ export function ownEntries(
   }
   const events = HOOK_EVENTS[harness];
   const hooks = Object.fromEntries(events.map((e) => [e, hookEntryCommand(harness, e, inv)]));
+  const earlier = Object.fromEntries(
+    events.flatMap((e) => {
+      const c = ungatedEntryCommand(harness, e, inv);
+      return c === null ? [] : [[e, c]];
+    }),
+  );
   return {
     hooks,
+    earlier,
     server,
     plugin: null,
     probe: hookArgv(inv, harness, eventArgument(harness, events[0]), bundleExists),
@@ -74,10 +85,13 @@ export function ownEntries(
   };
 }
 
-/** The events whose installed rgraph entry is not the one install writes. */
+/**
+ * The events whose installed rgraph entry is neither the one install writes
+ * nor the one an older install wrote there.
+ */
 export function foreignHooks(own: OwnEntries, installed: Record<string, string | null>): string[] {
   return Object.entries(installed).filter(([event, command]) =>
-    command !== null && command !== own.hooks[event]
+    command !== null && command !== own.hooks[event] && command !== own.earlier[event]
   ).map(([event]) => event);
 }
 

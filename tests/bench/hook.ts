@@ -32,7 +32,7 @@ import { issue } from "../fixtures_memory.ts";
 import type { NewTouch } from "../../lib/types.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const RUNS = Number(Deno.env.get("RGRAPH_BENCH_RUNS") ?? 30);
+const RUNS = Number(Deno.env.get("RGRAPH_BENCH_RUNS") ?? 40);
 const STORED_TOUCHES = 10_000;
 
 const sb = await sandbox();
@@ -104,9 +104,13 @@ if (install.code !== 0 || !entry) throw new Error(`install built no bundle: ${in
 
 // --- runs --------------------------------------------------------------------
 let call = 0;
-function payload(harness: "claude-code" | "grok", number: number): string {
+function payload(harness: "claude-code" | "grok", number: number | null): string {
   call++;
-  const command = `gh issue view ${number} --repo memgraph/memgraph --comments`;
+  // null: a shell call that names nothing on GitHub (the gate lets it through only when
+  // bypassed, as here: this measures what the hook does with one).
+  const command = number === null
+    ? "ls -la src"
+    : `gh issue view ${number} --repo memgraph/memgraph --comments`;
   return harness === "claude-code"
     ? JSON.stringify({
       session_id: "bench-session",
@@ -205,6 +209,8 @@ const bundle = () => run(bundleArgs, payload("claude-code", 999_999), [], sb.env
 const bundleHit = () => run(bundleArgs, payload("claude-code", 1234), [], sb.env, BUNDLE_FLAGS);
 /** An empty script with the bundle's flags. */
 const bundleReference = () => run([empty], null, [], sb.env, BUNDLE_FLAGS);
+/** The bundle with a call that names nothing on GitHub: config, policy and parser, no SQLite. */
+const bundleNothing = () => run(bundleArgs, payload("claude-code", null), [], sb.env, BUNDLE_FLAGS);
 
 // Warm deno's module cache and the OS page cache; check what each variant prints.
 for (let i = 0; i < 3; i++) {
@@ -231,7 +237,8 @@ type Variant =
   | "baseline"
   | "bundle"
   | "bundleHit"
-  | "bundleReference";
+  | "bundleReference"
+  | "bundleNothing";
 const variants: Partial<Record<Variant, () => ReturnType<typeof run>>> = {
   reference,
   miss,
@@ -244,6 +251,7 @@ const variants: Partial<Record<Variant, () => ReturnType<typeof run>>> = {
   bundle,
   bundleHit,
   bundleReference,
+  bundleNothing,
 };
 const samples = Object.fromEntries(Object.keys(variants).map((v) => [v, [] as number[]])) as Record<
   Variant,
@@ -342,6 +350,23 @@ console.log(
     "  (vs the empty script with its flags)",
     "bundleReference",
   ),
+);
+// Where the installed hook's milliseconds go, each stage the difference of two variants' medians.
+const stage = (a: Variant, b: Variant) => median(samples[a]) - median(samples[b]);
+const cpuStage = (a: Variant, b: Variant) => {
+  const x = cpu(a), y = cpu(b);
+  return x === null || y === null ? "" : `, CPU ${f(x - y)}`;
+};
+console.log(
+  `installed hook, where the time goes (wall medians): Deno start ${
+    f(median(samples.bundleReference))
+  }; the bundle's load, payload, config, policy and parser ${
+    f(stage("bundleNothing", "bundleReference"))
+  }${
+    cpuStage("bundleNothing", "bundleReference")
+  }; SQLite (load, open, record the Touch, Nudge lookup) ${f(stage("bundle", "bundleNothing"))}${
+    cpuStage("bundle", "bundleNothing")
+  }`,
 );
 const nudgeCpu = (() => {
   const a = cpu("hit"), b = cpu("noLookup");

@@ -10,6 +10,7 @@
  * `--dangerously-skip-permissions` is refused, so tools are allowed by name.
  */
 
+import assert from "node:assert/strict";
 import {
   FINAL_TEXT,
   FIRST_PLUGIN_SESSION,
@@ -23,6 +24,21 @@ import { CHECKOUT, run } from "./world.ts";
 /** A plugin's MCP tools are `mcp__plugin_<plugin>_<server>__<tool>`. */
 const PLUGIN_TOOL = "mcp__plugin_rgraph_rgraph__resource";
 
+/**
+ * Tool calls that cannot read GitHub, before the scripted reads: rgraph's
+ * PreToolUse matcher leaves them out, so Claude Code starts no hook for them.
+ */
+const LOCAL_STEPS = [
+  { tool: "Grep", args: { pattern: "lumen", output_mode: "files_with_matches" } },
+  { tool: "Glob", args: { pattern: "*.md" } },
+];
+
+/** The tools Claude Code ran a PreToolUse hook for, from its debug file (`Hooks: PreToolUse:<tool> [`). */
+function hookedTools(debugFile: string): string[] {
+  const text = Deno.readTextFileSync(debugFile);
+  return [...new Set([...text.matchAll(/Hooks: PreToolUse:(\S+) \[/g)].map((m) => m[1]))].sort();
+}
+
 harnessTests({
   name: "claude-code",
   label: "Claude Code",
@@ -34,14 +50,15 @@ harnessTests({
     FIRST_PLUGIN_SESSION,
   ],
   steps: [
+    ...LOCAL_STEPS,
     { tool: "Bash", args: { command: GH_COMMAND, description: "Read issue 5 with its comments" } },
     // Deferred MCP tools are loaded by name first.
     { tool: "ToolSearch", args: { query: "select:mcp__rgraph__resource", max_results: 1 } },
     { tool: "mcp__rgraph__resource", args: { address: RESOURCE_ADDRESS } },
     { text: FINAL_TEXT },
   ],
-  shellStep: 0,
-  resourceStep: 2,
+  shellStep: 2,
+  resourceStep: 4,
   callIds: true,
   hintChannel: true,
   nudgeChannel: true,
@@ -57,6 +74,7 @@ harnessTests({
   // issue 20: this checkout as a marketplace, the plugin installed from it, as README says.
   plugin: {
     steps: [
+      ...LOCAL_STEPS,
       {
         tool: "Bash",
         args: { command: GH_COMMAND, description: "Read issue 5 with its comments" },
@@ -77,6 +95,14 @@ harnessTests({
     harnessFiles: [".claude/settings.json", ".claude/plugins"],
   },
   configure: () => Promise.resolve(),
+  // issue 28: only a call that can read GitHub starts rgraph's hook; Grep, Glob and ToolSearch start
+  // nothing, while the shell's gh call (recorded: the common steps) and rgraph's tool still do.
+  extra: async (t, { world, variant }) => {
+    await t.step("only the shell and rgraph's tool start rgraph's PreToolUse hook", () => {
+      const resource = variant.via === "plugin" ? PLUGIN_TOOL : "mcp__rgraph__resource";
+      assert.deepEqual(hookedTools(`${world.root}/claude-debug.txt`), ["Bash", resource].sort());
+    });
+  },
   // Hook failures, timeouts and MCP server errors are logged to the debug file.
   problems: ({ world }) => {
     try {
@@ -94,7 +120,7 @@ harnessTests({
       "-p",
       prompt,
       "--allowedTools",
-      `Bash,mcp__rgraph__resource,${PLUGIN_TOOL}`,
+      `Bash,Grep,Glob,mcp__rgraph__resource,${PLUGIN_TOOL}`,
       "--output-format",
       "stream-json",
       "--verbose",
