@@ -58,6 +58,30 @@ const SESSION_START = JSON.stringify({
   source: "startup",
 });
 
+/**
+ * Removes a fresh user's folder once no process runs from it: a session start leaves the bundle
+ * build and the dependency cache fill running in the background, writing into the plugin's copy,
+ * and a folder removed under a writer fails ("Directory not empty").
+ */
+async function removeUser(dir: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  const runningFrom = async () => {
+    for await (const e of Deno.readDir("/proc")) {
+      if (!/^\d+$/.test(e.name) || Number(e.name) === Deno.pid) continue;
+      try {
+        if ((await Deno.readTextFile(`/proc/${e.name}/cmdline`)).includes(dir)) return true;
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return false;
+  };
+  while (Date.now() < deadline && await runningFrom()) {
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await Deno.remove(dir, { recursive: true });
+}
+
 async function waitForFile(path: string, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -197,7 +221,7 @@ Deno.test("a plugin's first session writes the config with the login name, answe
       touches.stderr,
     );
   } finally {
-    await Deno.remove(user.dir, { recursive: true });
+    await removeUser(user.dir);
   }
 });
 
@@ -246,7 +270,7 @@ Deno.test("a new user's plugin MCP servers, started before any session start (as
     );
   } finally {
     for (const client of clients) await client.close();
-    await Deno.remove(user.dir, { recursive: true });
+    await removeUser(user.dir);
   }
 });
 
@@ -282,7 +306,7 @@ Deno.test("without Deno, the plugin's session start says so once in the harness'
     assert.ok(!(await waitForFile(`${root}/dist`, 0)), "no bundle built");
     assert.deepEqual(written, [".cache"], "no config, no data directory");
   } finally {
-    await Deno.remove(user.dir, { recursive: true });
+    await removeUser(user.dir);
   }
 });
 
@@ -350,7 +374,7 @@ Deno.test("the plugin and rgraph install in one harness record each Touch once; 
     assert.match(off.stdout + off.stderr, /rgraph@rgraph: installed but disabled/);
     assert.doesNotMatch(off.stdout + off.stderr, /plugin and rgraph install/);
   } finally {
-    await Deno.remove(user.dir, { recursive: true });
+    await removeUser(user.dir);
   }
 });
 
@@ -380,7 +404,7 @@ Deno.test("doctor names a linked Gemini CLI extension, enabled or disabled for t
     const off = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
     assert.match(off.stdout, /gemini plugin rgraph: installed but disabled/);
   } finally {
-    await Deno.remove(user.dir, { recursive: true });
+    await removeUser(user.dir);
   }
 });
 
@@ -409,7 +433,7 @@ Deno.test("doctor names the OpenCode plugin package a user's config lists, and r
     assert.match(theirs.stdout, /opencode plugin rgraph: enabled, from .*\(not run: outside/);
     assert.doesNotMatch(theirs.stdout, /opencode plugin rgraph hook probe/);
   } finally {
-    await Deno.remove(user.dir, { recursive: true });
+    await removeUser(user.dir);
   }
 });
 
@@ -438,7 +462,7 @@ Deno.test("doctor names the Copilot CLI plugin of a checkout added as a marketpl
     const off = await runRgraph(["doctor", "--dir", project], { env, cwd: project });
     assert.match(off.stdout, /copilot plugin rgraph@rgraph: installed but disabled/);
   } finally {
-    await Deno.remove(user.dir, { recursive: true });
+    await removeUser(user.dir);
   }
 });
 
@@ -470,6 +494,6 @@ Deno.test("doctor names the Codex plugin in Codex's cache, enabled or not as its
     const off = await runRgraph(["doctor", "--dir", dir], { env: user.env, cwd: dir });
     assert.match(off.stdout, /codex plugin rgraph@rgraph: installed but disabled/);
   } finally {
-    await Deno.remove(user.dir, { recursive: true });
+    await removeUser(user.dir);
   }
 });

@@ -521,7 +521,8 @@ for (const server of SERVERS) {
         for (const [k, v] of LISTING_VARIANTS.entries()) {
           // A copy of the swept Listing under another rgraph key, members and all (and complete,
           // so that a look-up without a limit is answered from it).
-          const key = `${LUMEN}/issues?label=bug&q=variant${k}&state=open`;
+          // (a milestone, not free text: a free-text Listing is its asker's own, never shared)
+          const key = `${LUMEN}/issues?label=bug&milestone=variant${k}&state=open`;
           await write(
             server.url,
             `MATCH (l:Listing {key: $listing})
