@@ -107,7 +107,21 @@ export class SearchQueryError extends UserError {
   }
 }
 
-const INDEXABLE = /[\p{L}\p{N}]/u;
+/**
+ * Patterns of Unicode classes, built on first use: V8 takes a fraction of a
+ * millisecond to build each, which module constants would add to every
+ * process that loads the store — the hook on every tool call that records —
+ * though only searches use them.
+ */
+const patterns: { indexable?: RegExp; word?: RegExp } = {};
+
+function indexable(): RegExp {
+  return patterns.indexable ??= /[\p{L}\p{N}]/u;
+}
+
+function word(): RegExp {
+  return patterns.word ??= /[\p{L}\p{N}_]+/gu;
+}
 
 /**
  * The terms of a query: quoted runs are phrases (an unclosed quote runs to
@@ -123,7 +137,7 @@ export function parseSearch(text: string): SearchTerm[] {
   if (text.trim() === "") throw new SearchQueryError("search: the query is empty");
   const terms: SearchTerm[] = [];
   const add = (raw: string, phrase: boolean) => {
-    const words = raw.split(/\s+/).filter((w) => INDEXABLE.test(w));
+    const words = raw.split(/\s+/).filter((w) => indexable().test(w));
     if (words.length === 0) return;
     if (phrase) terms.push({ text: words.join(" "), phrase: words.length > 1 });
     else for (const w of words) terms.push({ text: w, phrase: false });
@@ -241,10 +255,8 @@ function stem(word: string): string {
   return w;
 }
 
-const WORD = /[\p{L}\p{N}_]+/gu;
-
 function wordsOf(text: string): string[] {
-  return text.match(WORD) ?? [];
+  return text.match(word()) ?? [];
 }
 
 function sameWord(a: string, b: string): boolean {
@@ -273,7 +285,7 @@ export function locate(
     if (part.text === "") continue;
     const exact = new Set<string>(), near = new Set<string>();
     let at = -1, nearAt = -1;
-    for (const m of part.text.matchAll(WORD)) {
+    for (const m of part.text.matchAll(word())) {
       const s = stem(m[0]);
       const same = wanted.find((w) => w === s);
       if (same !== undefined) {

@@ -19,9 +19,19 @@ import { scanUrls } from "../text.ts";
 import { countOf, isRepoName } from "./names.ts";
 import { fromGithubUrl } from "./url.ts";
 
-/** Any letter, digit or combining mark in any script counts as part of a word (`ÜBER/repo#3` is no `ber/repo#3`). */
-const SHORT_REF =
-  /(?<![\p{L}\p{N}\p{M}_./@:#-])([A-Za-z0-9][A-Za-z0-9-]{0,38})\/([A-Za-z0-9_.-]{1,100})#([1-9]\d{0,9})(?![\p{L}\p{N}\p{M}_])/gu;
+let shortRefPattern: RegExp | undefined;
+
+/**
+ * `owner/repo#N`, where any letter, digit or combining mark in any script
+ * counts as part of a word (`ÜBER/repo#3` is no `ber/repo#3`). Built on first
+ * use: V8 takes over half a millisecond to build a pattern of Unicode
+ * classes, which a module constant would add to every hook's start-up,
+ * though most calls never scan free text.
+ */
+function shortRef(): RegExp {
+  return shortRefPattern ??=
+    /(?<![\p{L}\p{N}\p{M}_./@:#-])([A-Za-z0-9][A-Za-z0-9-]{0,38})\/([A-Za-z0-9_.-]{1,100})#([1-9]\d{0,9})(?![\p{L}\p{N}\p{M}_])/gu;
+}
 
 /** Owners that are far more often a directory in a path. */
 const PATH_LIKE = new Set([
@@ -81,7 +91,7 @@ const PATH_LIKE = new Set([
 /** `owner/repo#N` references in text with their positions. */
 function shortRefs(text: string): { address: Address; at: number }[] {
   const out: { address: Address; at: number }[] = [];
-  for (const m of text.matchAll(SHORT_REF)) {
+  for (const m of text.matchAll(shortRef())) {
     const [, owner, repo, digits] = m;
     const n = countOf(digits);
     if (
