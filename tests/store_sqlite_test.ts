@@ -86,6 +86,28 @@ dbTest(
   },
 );
 
+dbTest(
+  "companion files beside the store are checked before SQLite opens them",
+  async ({ dir, path }) => {
+    await openEmbeddedStore(path).close();
+    // A journal others may read is narrowed to the owner; a planted link is refused, naming it.
+    await Deno.writeTextFile(`${path}-journal`, "", { mode: 0o644 });
+    await Deno.chmod(`${path}-journal`, 0o644);
+    const store = openEmbeddedStore(path);
+    assert.equal(await store.recordTouches([touch("alice", "github:acme/rocket#1")]), 1);
+    await store.close();
+    assert.equal((await Deno.stat(`${path}-journal`)).mode! & 0o777, 0o600);
+    await Deno.remove(`${path}-journal`);
+    await Deno.writeTextFile(`${dir}/elsewhere`, "");
+    await Deno.symlink(`${dir}/elsewhere`, `${path}-wal`);
+    assert.throws(() => openEmbeddedStore(path), (e) => {
+      assert.ok(e instanceof UserError, String(e));
+      assert.match(e.message, /rgraph\.db-wal/);
+      return true;
+    });
+  },
+);
+
 dbTest("a database from a newer rgraph is refused with a clear error", ({ path }) => {
   const db = new DatabaseSync(path);
   db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
