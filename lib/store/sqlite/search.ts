@@ -38,10 +38,10 @@ import {
 type Row = Record<string, SQLInputValue>;
 
 /**
- * What search needs of the store's connection (`connection.ts`'s `Connection` has it; named
+ * What search needs of the store's connection (`connection.ts`'s `Connection` has it; described
  * here, not imported, since the connection's migrations import this module).
  */
-export interface Connection {
+export interface IndexDb {
   all(sql: string, ...params: SQLInputValue[]): Row[];
   get(sql: string, ...params: SQLInputValue[]): Row | undefined;
   run(sql: string, ...params: SQLInputValue[]): number;
@@ -91,7 +91,7 @@ export const SEARCH_TABLES = "search_index";
  * they are zeroed as they are freed. A forget's scrub of an old file's
  * free space runs it (see store.ts).
  */
-export function rewriteIndex(db: Connection): void {
+export function rewriteIndex(db: IndexDb): void {
   db.run("INSERT INTO search_index (search_index) VALUES ('optimize')");
 }
 
@@ -99,7 +99,7 @@ export function rewriteIndex(db: Connection): void {
  * Indexes Resource `id` as `r` now holds it, replacing what was indexed;
  * called inside the Resource's own write transaction.
  */
-export function indexResource(db: Connection, id: number, r: Resource): void {
+export function indexResource(db: IndexDb, id: number, r: Resource): void {
   const c = indexColumns(r);
   const state = r.kind === "repository" ? null : r.state;
   db.run("DELETE FROM search_index WHERE rowid = ?", id);
@@ -149,7 +149,7 @@ const BACKLOG_BATCH = 200;
  * many were indexed (0 when nothing waits: one read).
  */
 export function indexBacklog(
-  db: Connection,
+  db: IndexDb,
   read: (id: number) => Resource | null,
   progress?: (done: number, of: number) => void,
 ): number {
@@ -204,7 +204,7 @@ const WEIGHTS = "8.0, 3.0, 1.0, 1.0, 0.0";
  * Resource (`read` reads it whole), with the scope the search covered.
  */
 export function searchIndex(
-  db: Connection,
+  db: IndexDb,
   request: SearchRequest,
   read: (id: number) => Resource | null,
 ): SearchPage {
